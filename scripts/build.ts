@@ -1,0 +1,36 @@
+/** Production build: `npm run build`. Fails when a route's first load is over budget. */
+import * as esbuild from 'esbuild';
+import {
+  BUDGET,
+  cleanDist,
+  clientOptions,
+  copyPublic,
+  firstLoadWeights,
+  manifestFrom,
+  precompress,
+  serverOptions,
+  stashSourceMaps,
+  writeManifest,
+  CLIENT_OUT,
+} from './bundle.ts';
+
+const started = performance.now();
+cleanDist();
+const [client] = await Promise.all([esbuild.build(clientOptions(true)), esbuild.build(serverOptions(true))]);
+if (!client.metafile) throw new Error('build: esbuild gave no metafile');
+const manifest = manifestFrom(client.metafile);
+stashSourceMaps();
+copyPublic();
+writeManifest(manifest);
+precompress(CLIENT_OUT);
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+const weights = firstLoadWeights(manifest);
+const over = weights.filter((w) => w.js > BUDGET.js || w.css > BUDGET.css);
+console.log('first load (gzip)  page          js         css');
+for (const w of weights) console.log(`                   ${w.page.padEnd(12)}  ${kb(w.js).padStart(9)}  ${kb(w.css).padStart(9)}`);
+if (over.length > 0) {
+  console.error(`build: over budget (js ${kb(BUDGET.js)}, css ${kb(BUDGET.css)}): ${over.map((w) => w.page).join(', ')}`);
+  process.exit(1);
+}
+console.log(`build: done in ${Math.round(performance.now() - started)} ms`);

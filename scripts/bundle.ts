@@ -1,0 +1,183 @@
+/**
+ * The build, as functions shared by `npm run build` (scripts/build.ts) and
+ * `npm run dev` (scripts/dev.ts). The client bundle gets content-hashed names,
+ * one chunk per page, extracted CSS, a manifest the server reads, and .br/.gz
+ * copies the server sends as they are. The server is bundled too, with
+ * node_modules left as imports.
+ */
+import * as esbuild from 'esbuild';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, extname, join, relative } from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+
+export const ROOT = new URL('..', import.meta.url).pathname;
+export const DIST = join(ROOT, 'dist');
+export const CLIENT_OUT = join(DIST, 'client');
+export const ASSETS_OUT = join(CLIENT_OUT, 'assets');
+export const SERVER_OUT = join(DIST, 'server');
+export const PAGES_DIR = 'src/shared/ui/pages/';
+
+/** First-load budgets per route (issue 5), gzip bytes. */
+export const BUDGET = { js: 90 * 1024, css: 20 * 1024 };
+
+export interface Manifest {
+  entry: { js: string; css: string[]; imports: string[] };
+  /** Page module name (pages.ts `module`) → its chunks, not counting what the entry already loads. */
+  pages: Record<string, string[]>;
+}
+
+const COMPRESSIBLE = new Set(['.js', '.css', '.svg', '.json', '.webmanifest', '.txt', '.xml', '.html']);
+
+/**
+ * react-router's package exports point every bundler at its development build;
+ * its production build drops dev-only warnings and checks (about 20 KB smaller).
+ */
+const reactRouterProduction: esbuild.Plugin = {
+  name: 'react-router-production',
+  setup(build) {
+    build.onResolve({ filter: /^react-router(\/dom)?$/ }, (args) => ({
+      path: join(ROOT, 'node_modules/react-router/dist/production', args.path.endsWith('/dom') ? 'dom-export.mjs' : 'index.mjs'),
+    }));
+  },
+};
+
+export function clientOptions(production: boolean): esbuild.BuildOptions {
+  return {
+    plugins: production ? [reactRouterProduction] : [],
+    absWorkingDir: ROOT,
+    entryPoints: ['src/client/entry.tsx'],
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['es2022', 'chrome111', 'firefox115', 'safari16.4'],
+    outdir: ASSETS_OUT,
+    publicPath: '/assets/',
+    entryNames: '[name]-[hash]',
+    chunkNames: '[name]-[hash]',
+    assetNames: '[name]-[hash]',
+    jsx: 'automatic',
+    minify: production,
+    // Maps go to dist/sourcemaps (never served); no sourceMappingURL comment leaks their names.
+    sourcemap: production ? 'external' : 'linked',
+    metafile: true,
+    legalComments: 'none',
+    define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') },
+    logLevel: 'warning',
+  };
+}
+
+export function serverOptions(production: boolean): esbuild.BuildOptions {
+  return {
+    absWorkingDir: ROOT,
+    entryPoints: ['src/server/main.ts'],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    outfile: join(SERVER_OUT, 'main.js'),
+    packages: 'external',
+    jsx: 'automatic',
+    sourcemap: 'linked',
+    minify: false,
+    define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') },
+    logLevel: 'warning',
+  };
+}
+
+const publicPath = (file: string) => '/' + relative(CLIENT_OUT, join(ROOT, file)).split('\\').join('/');
+
+/** Reads esbuild's metafile into the manifest: the entry, its CSS, and each page's own chunks. */
+export function manifestFrom(metafile: esbuild.Metafile): Manifest {
+  const outputs = Object.entries(metafile.outputs);
+  const staticClosure = (file: string, seen = new Set<string>()): Set<string> => {
+    if (seen.has(file)) return seen;
+    seen.add(file);
+    for (const imp of metafile.outputs[file]?.imports ?? []) {
+      if (imp.kind === 'import-statement' && !imp.external) staticClosure(imp.path, seen);
+    }
+    return seen;
+  };
+
+  const entryOut = outputs.find(([, o]) => o.entryPoint === 'src/client/entry.tsx');
+  if (!entryOut) throw new Error('build: client entry output missing from metafile');
+  const [entryFile, entryMeta] = entryOut;
+  const entryClosure = staticClosure(entryFile);
+  const manifest: Manifest = {
+    entry: {
+      js: publicPath(entryFile),
+      css: entryMeta.cssBundle ? [publicPath(entryMeta.cssBundle)] : [],
+      imports: [...entryClosure].filter((f) => f !== entryFile).map(publicPath),
+    },
+    pages: {},
+  };
+  for (const [file, meta] of outputs) {
+    if (!meta.entryPoint?.startsWith(PAGES_DIR) || !file.endsWith('.js')) continue;
+    const name = basename(meta.entryPoint, extname(meta.entryPoint));
+    manifest.pages[name] = [...staticClosure(file)].filter((f) => !entryClosure.has(f)).map(publicPath);
+  }
+  return manifest;
+}
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    return statSync(full).isDirectory() ? walk(full) : [full];
+  });
+}
+
+/** Writes .br and .gz beside every compressible public file, at maximum effort (done once, at build). */
+export function precompress(dir: string): void {
+  for (const file of walk(dir)) {
+    if (!COMPRESSIBLE.has(extname(file))) continue;
+    const raw = readFileSync(file);
+    writeFileSync(`${file}.gz`, gzipSync(raw, { level: 9 }));
+    writeFileSync(
+      `${file}.br`,
+      brotliCompressSync(raw, {
+        params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length },
+      }),
+    );
+  }
+}
+
+/** Moves source maps out of the public folder: kept for debugging, never served. */
+export function stashSourceMaps(): void {
+  const target = join(DIST, 'sourcemaps');
+  mkdirSync(target, { recursive: true });
+  for (const file of walk(ASSETS_OUT)) {
+    if (file.endsWith('.map')) renameSync(file, join(target, basename(file)));
+  }
+}
+
+export function copyPublic(): void {
+  const from = join(ROOT, 'public');
+  if (existsSync(from)) cpSync(from, CLIENT_OUT, { recursive: true });
+}
+
+export function writeManifest(manifest: Manifest): void {
+  writeFileSync(join(DIST, 'manifest.json'), JSON.stringify(manifest, null, 2));
+}
+
+export function cleanDist(): void {
+  rmSync(DIST, { recursive: true, force: true });
+  mkdirSync(ASSETS_OUT, { recursive: true });
+}
+
+export interface RouteWeight {
+  page: string;
+  js: number;
+  css: number;
+}
+
+/** First-load gzip bytes per page: entry JS and its imports plus the page's chunks; the CSS. */
+export function firstLoadWeights(manifest: Manifest): RouteWeight[] {
+  const gz = (url: string) => gzipSync(readFileSync(join(CLIENT_OUT, url)), { level: 9 }).length;
+  const entryJs = [manifest.entry.js, ...manifest.entry.imports].reduce((sum, f) => sum + gz(f), 0);
+  const css = manifest.entry.css.reduce((sum, f) => sum + gz(f), 0);
+  return Object.entries(manifest.pages).map(([page, files]) => ({
+    page,
+    js: entryJs + files.reduce((sum, f) => sum + gz(f), 0),
+    css,
+  }));
+}

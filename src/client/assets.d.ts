@@ -1,0 +1,2 @@
+// esbuild extracts imported CSS into the manifest's stylesheet.
+declare module '*.css';

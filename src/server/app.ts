@@ -1,0 +1,89 @@
+/**
+ * The Express app, without listening. Middleware reads top to bottom in the
+ * order a request meets it.
+ */
+import compression from 'compression';
+import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
+import { join } from 'node:path';
+import type { ReactNode } from 'react';
+import { loadManifest, staticFiles } from './assets.ts';
+import type { Config } from './config.ts';
+import { createLogger, requestLogger, type Logger } from './logger.ts';
+import { createPageRenderer, sendServerError } from './render.tsx';
+import { securityHeaders } from './security.ts';
+import { seoRoutes } from './seo.ts';
+import { createStreamService, type StreamService } from './stream/index.ts';
+
+export interface AppOptions {
+  logger?: Logger;
+  /** Tests swap in an app tree that throws or hangs. */
+  appTree?: (location: string) => ReactNode;
+  now?: () => Date;
+}
+
+export interface AppLocals {
+  logger: Logger;
+  streams: StreamService;
+}
+
+/** Never compress audio (it is already compressed, and gzip would buffer a live stream). */
+function shouldCompress(req: Request, res: Response): boolean {
+  if (req.path.startsWith('/api/stream')) return false;
+  return compression.filter(req, res);
+}
+
+export function createApp(config: Config, options: AppOptions = {}): Express {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const manifest = loadManifest(config.distDir);
+  const streams = createStreamService(config.stream, logger);
+  const app = express();
+  Object.assign(app.locals, { logger, streams } satisfies AppLocals);
+
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.set('etag', false);
+
+  // Health checks stay out of the request log and need no headers beyond the basics.
+  app.get('/healthz', (_req, res) => {
+    res.set('Cache-Control', 'no-store').json({ status: 'ok' });
+  });
+
+  app.use(requestLogger(logger));
+  app.use(securityHeaders(config.site));
+
+  // The live stream: before compression, which must never touch it.
+  app.use('/api', streams.router);
+
+  app.use(compression({ filter: shouldCompress }));
+  app.use(staticFiles(join(config.distDir, 'client')));
+  app.use(seoRoutes(config.site));
+
+  const renderPage = createPageRenderer({
+    manifest,
+    site: config.site,
+    logger,
+    renderTimeoutMs: config.timeouts.renderMs,
+    cache: config.pageCache,
+    ...(options.appTree && { appTree: options.appTree }),
+    ...(options.now && { now: options.now }),
+  });
+  app.get('/*splat', renderPage);
+  app.get('/', renderPage);
+
+  // Pages are read-only: any other method is told what is allowed.
+  app.all('/*splat', (_req, res) => {
+    res.status(405).set('Allow', 'GET, HEAD').type('text/plain').send('Method Not Allowed');
+  });
+
+  const onError: ErrorRequestHandler = (err: unknown, req, res, _next) => {
+    const status = (err as { status?: number; statusCode?: number }).status ?? (err as { statusCode?: number }).statusCode;
+    if (status && status >= 400 && status < 500) {
+      res.status(status).type('text/plain').send(status === 400 ? 'Bad Request' : 'Request error');
+      return;
+    }
+    logger.error({ err, path: req.path }, 'request failed');
+    sendServerError(res);
+  };
+  app.use(onError);
+  return app;
+}

@@ -1,0 +1,32 @@
+import { pino, type Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import type { RequestHandler } from 'express';
+import type { Config } from './config.ts';
+
+export type { Logger };
+
+/** JSON lines on stdout, one per event. */
+export function createLogger(level: Config['logLevel']): Logger {
+  return pino({ level, base: { service: 'web' } });
+}
+
+/**
+ * One JSON line per request. `clientIp` is Express's req.ip, which honours
+ * X-Forwarded-For only when TRUST_PROXY says the proxy is trusted.
+ */
+export function requestLogger(logger: Logger): RequestHandler {
+  return pinoHttp({
+    logger,
+    quietReqLogger: true,
+    customProps: (req) => ({ clientIp: (req as unknown as { ip?: string }).ip }),
+    serializers: {
+      req: (req: { method: string; url: string; headers: Record<string, string | undefined> }) => ({
+        method: req.method,
+        url: req.url,
+        userAgent: req.headers['user-agent'],
+      }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+  }) as unknown as RequestHandler;
+}

@@ -1,0 +1,23 @@
+import { Router } from 'express';
+import { pages } from '../shared/pages.ts';
+import type { SiteConfig } from '../shared/site.ts';
+
+/** robots.txt and sitemap.xml, written from the route table so they list every page. */
+export function seoRoutes(site: SiteConfig): Router {
+  const router = Router();
+  const robots = `User-agent: *\nAllow: /\nDisallow: /api/\n\nSitemap: ${site.url}/sitemap.xml\n`;
+  const sitemap =
+    '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' +
+    pages
+      .filter((p) => p.indexable)
+      .map((p) => `  <url><loc>${site.url}${p.path}</loc><changefreq>${p.id === 'home' ? 'hourly' : 'monthly'}</changefreq></url>\n`)
+      .join('') +
+    '</urlset>\n';
+  router.get('/robots.txt', (_req, res) => {
+    res.type('text/plain').set('Cache-Control', 'public, max-age=3600').send(robots);
+  });
+  router.get('/sitemap.xml', (_req, res) => {
+    res.type('application/xml').set('Cache-Control', 'public, max-age=3600').send(sitemap);
+  });
+  return router;
+}

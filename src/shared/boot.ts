@@ -1,0 +1,34 @@
+import type { SiteConfig } from './site.ts';
+
+/** Asset URLs the document links, from the build manifest. */
+export interface PageAssets {
+  css: string[];
+  /** The client entry module. */
+  entry: string;
+  /** The route's own chunks, preloaded so hydration does not wait on a waterfall. */
+  preload: string[];
+}
+
+/**
+ * What the server hands the client so its first render equals the server's:
+ * site identity, the date the page was rendered for, and the assets it links.
+ * It travels as JSON in a non-executable <script type="application/json">, so
+ * the CSP needs no inline-script allowance.
+ */
+export interface BootData {
+  site: SiteConfig;
+  today: string;
+  assets: PageAssets;
+}
+
+export const BOOT_ELEMENT_ID = '__boot';
+
+/** JSON safe to place inside a <script> element: no "</script>", no "<!--", no line separators. */
+export function serializeForScript(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}

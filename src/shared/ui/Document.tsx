@@ -1,0 +1,47 @@
+import type { ReactNode } from 'react';
+import { BOOT_ELEMENT_ID, serializeForScript, type BootData } from '../boot.ts';
+import { AppProvider, useApp } from './app-context.tsx';
+
+/**
+ * The whole HTML document, rendered by React on the server and hydrated as
+ * `document` on the client. Page titles and meta tags are rendered by
+ * RouteHead inside the router; React hoists them into <head>.
+ */
+export function Document({ boot, children }: { boot: BootData; children: ReactNode }) {
+  return (
+    <AppProvider site={boot.site} today={boot.today}>
+      <Html boot={boot}>{children}</Html>
+    </AppProvider>
+  );
+}
+
+function Html({ boot, children }: { boot: BootData; children: ReactNode }) {
+  const { dark } = useApp();
+  const { assets } = boot;
+  return (
+    <html lang="en" className={dark ? 'dark' : undefined}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#ffffff" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <link rel="manifest" href="/manifest.webmanifest" />
+        {assets.css.map((href) => (
+          <link key={href} rel="stylesheet" href={href} />
+        ))}
+        {assets.preload.map((href) => (
+          <link key={href} rel="modulepreload" href={href} fetchPriority="low" />
+        ))}
+        <script type="module" src={assets.entry} fetchPriority="low" />
+      </head>
+      <body>
+        {children}
+        <script
+          type="application/json"
+          id={BOOT_ELEMENT_ID}
+          dangerouslySetInnerHTML={{ __html: serializeForScript(boot) }}
+        />
+      </body>
+    </html>
+  );
+}

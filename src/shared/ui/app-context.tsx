@@ -1,0 +1,37 @@
+import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { SiteConfig } from '../site.ts';
+import { formatChicagoDate } from '../date.ts';
+
+interface AppContextValue {
+  site: SiteConfig;
+  /** Today's date in Chicago, long US format. */
+  today: string;
+  dark: boolean;
+  toggleDark(): void;
+}
+
+const AppContext = createContext<AppContextValue | null>(null);
+
+export function AppProvider({ site, today, children }: { site: SiteConfig; today: string; children: ReactNode }) {
+  // Light by default and not persisted (spec §4), so server and client start alike.
+  const [dark, setDark] = useState(false);
+  // First render uses the server's date (no mismatch); then the browser's own Chicago date,
+  // which differs only when a page rendered before midnight is read after it.
+  const [date, setDate] = useState(today);
+  useEffect(() => setDate(formatChicagoDate(new Date())), []);
+  const value = useMemo(
+    () => ({ site, today: date, dark, toggleDark: () => setDark((d) => !d) }),
+    [site, date, dark],
+  );
+  return <AppContext value={value}>{children}</AppContext>;
+}
+
+export function useApp(): AppContextValue {
+  const value = useContext(AppContext);
+  if (!value) throw new Error('useApp outside AppProvider');
+  return value;
+}
+
+export function useSite(): SiteConfig {
+  return useApp().site;
+}

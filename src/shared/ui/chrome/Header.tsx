@@ -1,0 +1,79 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { navSections } from '../../sections-nav.ts';
+import { useApp } from '../app-context.tsx';
+
+export function Header() {
+  const { site, today, dark, toggleDark } = useApp();
+  const [menuOpen, setMenuOpen] = useState(false);
+
+  return (
+    <header className="site-header">
+      <div className="site-header__bar container">
+        <p className="site-header__date">
+          <time>{today}</time>
+        </p>
+        <div className="site-header__actions">
+          <button
+            type="button"
+            className="icon-button"
+            aria-pressed={dark}
+            onClick={toggleDark}
+            data-testid="theme-toggle"
+          >
+            <span aria-hidden="true">{dark ? '☀' : '☾'}</span>
+            <span className="visually-hidden">Dark mode</span>
+          </button>
+          <button type="button" className="button button--primary">
+            Subscribe
+          </button>
+          <button type="button" className="button button--ghost">
+            Sign In
+          </button>
+        </div>
+      </div>
+
+      <div className="site-header__brand container">
+        <Link to="/" className="masthead">
+          {site.masthead}
+        </Link>
+        <p className="site-header__tagline">{site.tagline}</p>
+      </div>
+
+      <nav className="site-nav" aria-label="Sections">
+        <div className="site-nav__inner container">
+          <button
+            type="button"
+            className="site-nav__menu-button icon-button"
+            aria-expanded={menuOpen}
+            aria-controls="mobile-nav"
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            <span aria-hidden="true">{menuOpen ? '✕' : '☰'}</span>
+            <span className="visually-hidden">Menu</span>
+          </button>
+          <ul className="site-nav__list site-nav__list--desktop">
+            {navSections.map((s) => (
+              <li key={s.anchor}>
+                <a href={`#${s.anchor}`}>{s.label}</a>
+              </li>
+            ))}
+          </ul>
+          <button type="button" className="icon-button site-nav__search">
+            <span aria-hidden="true">⌕</span>
+            <span className="visually-hidden">Search</span>
+          </button>
+        </div>
+        <ul id="mobile-nav" className="site-nav__list site-nav__list--mobile container" hidden={!menuOpen}>
+          {navSections.map((s) => (
+            <li key={s.anchor}>
+              <a href={`#${s.anchor}`} onClick={() => setMenuOpen(false)}>
+                {s.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </header>
+  );
+}

@@ -1,0 +1,19 @@
+import { useEffect } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+
+export function NotFoundPage() {
+  const location = useLocation();
+  useEffect(() => {
+    // Spec §2: the missing path is logged to the console (the server logs it too).
+    console.info(`404: no page at ${location.pathname}`);
+  }, [location.pathname]);
+  return (
+    <main id="main" className="not-found container">
+      <p className="not-found__code">404</p>
+      <h1 className="not-found__title">Oops! Page not found</h1>
+      <Link to="/" className="button button--primary">
+        Return to Home
+      </Link>
+    </main>
+  );
+}

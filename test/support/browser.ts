@@ -1,0 +1,39 @@
+import { chromium, type Browser, type Page, type ConsoleMessage } from 'playwright-core';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Debian's Chromium, headless, with the flags this closed-network machine needs. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--autoplay-policy=no-user-gesture-required',
+    ],
+  });
+}
+
+/** Collects console errors and warnings (hydration mismatches are reported there) for a page. */
+export function collectConsoleProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (msg: ConsoleMessage) => {
+    if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`${msg.type()}: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  return problems;
+}
+
+/** Third-party hosts cannot be reached here: fail them at once so pages do not wait on them. */
+export async function blockThirdParties(page: Page, origin: string): Promise<void> {
+  await page.route(
+    (url) => !url.href.startsWith(origin) && !url.protocol.startsWith('data') && !url.protocol.startsWith('blob'),
+    (route) => route.abort('blockedbyclient'),
+  );
+}
