@@ -1,6 +1,10 @@
 /** Production build: `npm run build`. Fails when a route's first load is over budget. */
 import * as esbuild from 'esbuild';
-import {
+import { existsSync, renameSync, rmSync } from 'node:fs';
+
+// Build into a private folder, then swap it in (see bundle.ts).
+process.env.BUILD_DIST_DIR ??= new URL(`../.dist-build-${process.pid}`, import.meta.url).pathname;
+const {
   BUDGET,
   cleanDist,
   clientOptions,
@@ -12,7 +16,9 @@ import {
   stashSourceMaps,
   writeManifest,
   CLIENT_OUT,
-} from './bundle.ts';
+  DIST,
+  FINAL_DIST,
+} = await import('./bundle.ts');
 
 const started = performance.now();
 cleanDist();
@@ -31,6 +37,11 @@ console.log('first load (gzip)  page          js         css');
 for (const w of weights) console.log(`                   ${w.page.padEnd(12)}  ${kb(w.js).padStart(9)}  ${kb(w.css).padStart(9)}`);
 if (over.length > 0) {
   console.error(`build: over budget (js ${kb(BUDGET.js)}, css ${kb(BUDGET.css)}): ${over.map((w) => w.page).join(', ')}`);
+  rmSync(DIST, { recursive: true, force: true });
   process.exit(1);
 }
+const old = `${FINAL_DIST}.old-${process.pid}`;
+if (existsSync(FINAL_DIST)) renameSync(FINAL_DIST, old);
+renameSync(DIST, FINAL_DIST);
+rmSync(old, { recursive: true, force: true });
 console.log(`build: done in ${Math.round(performance.now() - started)} ms`);

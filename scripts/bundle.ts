@@ -11,7 +11,9 @@ import { basename, extname, join, relative } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
-export const DIST = join(ROOT, 'dist');
+export const FINAL_DIST = join(ROOT, 'dist');
+/** Builds write to a private folder first and swap it in whole, so a running test never sees half a build. */
+export const DIST = process.env.BUILD_DIST_DIR ?? FINAL_DIST;
 export const CLIENT_OUT = join(DIST, 'client');
 export const ASSETS_OUT = join(CLIENT_OUT, 'assets');
 export const SERVER_OUT = join(DIST, 'server');
