@@ -67,11 +67,10 @@ export function createApp(config: Config, options: AppOptions = {}): Express {
     ...(options.appTree && { appTree: options.appTree }),
     ...(options.now && { now: options.now }),
   });
-  app.get('/*splat', renderPage);
-  app.get('/', renderPage);
+  app.get(['/', '/*splat'], renderPage);
 
   // Pages are read-only: any other method is told what is allowed.
-  app.all('/*splat', (_req, res) => {
+  app.all(['/', '/*splat'], (_req, res) => {
     res.status(405).set('Allow', 'GET, HEAD').type('text/plain').send('Method Not Allowed');
   });
 

@@ -1,11 +1,54 @@
-import { pageById } from '../../pages.ts';
+import { homeSearchAd, homeBottomAds, homeSponsorAd, homeTopAds } from '../../content/ads.ts';
+import { homeQuote, homeSections, leadArticle } from '../../content/home.ts';
+import { useSite } from '../app-context.tsx';
+import { AdRow } from '../components/AdRow.tsx';
+import { AdSlot } from '../components/AdSlot.tsx';
+import { ArticleCard } from '../components/ArticleCard.tsx';
+import { DonationPopup } from '../components/DonationPopup.tsx';
+import { PullQuote } from '../components/PullQuote.tsx';
+import { SupportPanel } from '../components/SupportPanel.tsx';
 
-// Placeholder until the page's content lands (issue 3 / issue 4).
+/** The front page, in the spec's order (§2 Home). */
 export function HomePage() {
-  const page = pageById('home');
+  const site = useSite();
   return (
-    <div className="container page">
-      <h1>{page.title}</h1>
+    <div className="container page home">
+      <h1 className="visually-hidden">Today’s front page</h1>
+      <ArticleCard article={leadArticle} level={2} credit={leadArticle.photoCredit} />
+      <AdSlot ad={homeSearchAd} className="home__search-ad" />
+      <AdRow row={homeTopAds} />
+      <div className="section-grid">
+        {homeSections.map((s) => (
+          <section key={s.id} id={s.id} className="home-section" aria-labelledby={`${s.id}-title`}>
+            <h2 id={`${s.id}-title`} className="home-section__title">
+              {s.title}
+            </h2>
+            {s.articles.map((a) => (
+              <ArticleCard key={a.title} article={a} />
+            ))}
+          </section>
+        ))}
+      </div>
+      <AdRow row={homeBottomAds} />
+      <PullQuote quote={homeQuote} />
+      <section className="imageboard" aria-labelledby="imageboard-title">
+        <h2 id="imageboard-title">News Imageboard</h2>
+        <iframe
+          className="imageboard__frame"
+          src={site.imageboardUrl}
+          title="News Imageboard feed"
+          height={1600}
+          loading="lazy"
+          sandbox="allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox"
+        />
+      </section>
+      <AdSlot ad={homeSponsorAd} />
+      <SupportPanel
+        title="Support Independent Journalism"
+        text="Local reporting takes time and money. Your support keeps our newsroom independent and our journalism free for all."
+        subscribeLabel="Subscribe for $1/week"
+      />
+      <DonationPopup />
     </div>
   );
 }

@@ -1,5 +1,7 @@
 import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router-dom';
+import { notFoundAds } from '../../content/ads.ts';
+import { AdRow } from '../components/AdRow.tsx';
 
 export function NotFoundPage() {
   const location = useLocation();
@@ -14,6 +16,7 @@ export function NotFoundPage() {
       <Link to="/" className="button button--primary">
         Return to Home
       </Link>
+      <AdRow row={notFoundAds} />
     </main>
   );
 }

@@ -1,11 +1,6 @@
-import { pageById } from '../../pages.ts';
+import { privacyPolicy } from '../../content/privacy.ts';
+import { LegalDocumentView } from '../components/LegalDocumentView.tsx';
 
-// Placeholder until the page's content lands (issue 3 / issue 4).
 export function PrivacyPage() {
-  const page = pageById('privacy');
-  return (
-    <div className="container page">
-      <h1>{page.title}</h1>
-    </div>
-  );
+  return <LegalDocumentView title="Privacy Policy" doc={privacyPolicy} />;
 }

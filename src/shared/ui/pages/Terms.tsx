@@ -1,11 +1,7 @@
-import { pageById } from '../../pages.ts';
+import { termsAdBreaks } from '../../content/ads.ts';
+import { termsOfService } from '../../content/terms.ts';
+import { LegalDocumentView } from '../components/LegalDocumentView.tsx';
 
-// Placeholder until the page's content lands (issue 3 / issue 4).
 export function TermsPage() {
-  const page = pageById('terms');
-  return (
-    <div className="container page">
-      <h1>{page.title}</h1>
-    </div>
-  );
+  return <LegalDocumentView title="Terms of Service" doc={termsOfService} adBreaks={termsAdBreaks} />;
 }

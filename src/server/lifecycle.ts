@@ -1,0 +1,70 @@
+/**
+ * The HTTP server around the app: limits that cut slow or oversized requests,
+ * and a graceful stop. Stopping closes the listening socket, closes idle
+ * keep-alive connections, ends open streams, lets in-flight pages finish, and
+ * gives up after the shutdown timeout.
+ */
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { Express } from 'express';
+import type { AppLocals } from './app.ts';
+import type { Config } from './config.ts';
+import type { Logger } from './logger.ts';
+
+export interface RunningServer {
+  server: Server;
+  /** Resolves once every connection is closed (or the timeout forced them). */
+  stop(reason: string): Promise<void>;
+}
+
+export function startServer(app: Express, config: Config, logger: Logger): Promise<RunningServer> {
+  const server = createServer(
+    {
+      maxHeaderSize: config.maxHeaderSize,
+      requestTimeout: config.timeouts.requestMs,
+      headersTimeout: config.timeouts.headersMs,
+      keepAliveTimeout: config.timeouts.keepAliveMs,
+    },
+    app,
+  );
+  const { streams } = app.locals as AppLocals;
+
+  let stopping: Promise<void> | null = null;
+  const active = new Set<ServerResponse>();
+  const stop = (reason: string): Promise<void> => {
+    stopping ??= new Promise<void>((resolve) => {
+      logger.info({ reason }, 'shutting down');
+      const force = setTimeout(() => {
+        logger.warn('shutdown timeout: closing remaining connections');
+        server.closeAllConnections();
+      }, config.timeouts.shutdownMs);
+      force.unref();
+      server.close(() => {
+        clearTimeout(force);
+        resolve();
+      });
+      server.closeIdleConnections();
+      for (const res of active) if (!res.headersSent) res.setHeader('Connection', 'close');
+      streams.closeAll();
+    });
+    return stopping;
+  };
+
+  // While stopping, responses say "Connection: close" and a keep-alive connection is closed as
+  // soon as its last response is done, so clients (and nginx) reconnect to another process.
+  server.prependListener('request', (_req, res) => {
+    if (stopping) res.setHeader('Connection', 'close');
+    active.add(res);
+    res.once('close', () => {
+      active.delete(res);
+      if (stopping) setImmediate(() => server.closeIdleConnections());
+    });
+  });
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve({ server, stop });
+    });
+  });
+}

@@ -1,0 +1,55 @@
+/**
+ * The /books grid (spec §2, §3): a billionaire-themed spiritual and self-help
+ * series plus one classic breath-science reprint. Titles and retailer ids
+ * (ASINs) are fictional. Covers are paths on the configured cover origin
+ * (site.bookCoverOrigin), joined at render so the origin stays configuration.
+ */
+import type { Book } from './books-types.ts';
+
+export const books: readonly Book[] = [
+  { title: 'The Billionaire Buddha: Awakening Abundance Through Stillness', url: 'https://www.amazon.com/dp/B0BILL0001', cover: '/images/B0BILL0001.jpg' },
+  { title: 'The Billionaire Buddha II: The Middle Way to Lasting Wealth', url: 'https://www.amazon.com/dp/B0BILL0002', cover: '/images/B0BILL0002.jpg' },
+  { title: 'The Billionaire Monk: Ten Silent Habits of Prosperous Minds', url: 'https://www.amazon.com/dp/B0BILL0003', cover: '/images/B0BILL0003.jpg' },
+  { title: 'The Billionaire Yogi: Breath, Balance and the Business of Joy', url: 'https://www.amazon.com/dp/B0BILL0004', cover: '/images/B0BILL0004.jpg' },
+  { title: 'The Billionaire Sage: Ancient Proverbs for Modern Fortune', url: 'https://www.amazon.com/dp/B0BILL0005', cover: '/images/B0BILL0005.jpg' },
+  { title: 'The Billionaire Mystic: Intuition as Your Greatest Asset', url: 'https://www.amazon.com/dp/B0BILL0006', cover: '/images/B0BILL0006.jpg' },
+  { title: 'The Billionaire Zen Master: Empty Mind, Full Life', url: 'https://www.amazon.com/dp/B0BILL0007', cover: '/images/B0BILL0007.jpg' },
+  { title: 'The Billionaire Lotus: Rising Above the Mud of Scarcity', url: 'https://www.amazon.com/dp/B0BILL0008', cover: '/images/B0BILL0008.jpg' },
+  { title: 'The Billionaire Pilgrim: A Journey from Debt to Devotion', url: 'https://www.amazon.com/dp/B0BILL0009', cover: '/images/B0BILL0009.jpg' },
+  { title: 'The Billionaire Shepherd: Leading Others to Inner Riches', url: 'https://www.amazon.com/dp/B0BILL0010', cover: '/images/B0BILL0010.jpg' },
+  { title: 'The Billionaire Healer: Mending Money Wounds with Compassion', url: 'https://www.amazon.com/dp/B0BILL0011', cover: '/images/B0BILL0011.jpg' },
+  { title: 'The Billionaire Meditator: Twenty Minutes a Day to Clarity', url: 'https://www.amazon.com/dp/B0BILL0012', cover: '/images/B0BILL0012.jpg' },
+  { title: 'The Billionaire Monk Returns: Renunciation and the Art of Receiving', url: 'https://www.amazon.com/dp/B0BILL0013', cover: '/images/B0BILL0013.jpg' },
+  { title: 'The Billionaire Buddha Workbook: 108 Exercises for Mindful Prosperity', url: 'https://www.amazon.com/dp/B0BILL0014', cover: '/images/B0BILL0014.jpg' },
+  { title: 'The Billionaire Heart: Generosity as a Spiritual Practice', url: 'https://www.amazon.com/dp/B0BILL0015', cover: '/images/B0BILL0015.jpg' },
+  { title: 'The Billionaire Sutra: Teachings on Desire and Detachment', url: 'https://www.amazon.com/dp/B0BILL0016', cover: '/images/B0BILL0016.jpg' },
+  { title: 'The Billionaire Temple: Building a Life That Shelters Others', url: 'https://www.amazon.com/dp/B0BILL0017', cover: '/images/B0BILL0017.jpg' },
+  { title: 'The Billionaire Hermit: Solitude, Focus and Quiet Success', url: 'https://www.amazon.com/dp/B0BILL0018', cover: '/images/B0BILL0018.jpg' },
+  { title: 'The Billionaire Guru: Lessons from the Mountain and the Market', url: 'https://www.amazon.com/dp/B0BILL0019', cover: '/images/B0BILL0019.jpg' },
+  { title: 'The Billionaire Bodhisattva: Wealth in the Service of All Beings', url: 'https://www.amazon.com/dp/B0BILL0020', cover: '/images/B0BILL0020.jpg' },
+  { title: 'The Billionaire Breath: Pranayama for Calm Decisions', url: 'https://www.amazon.com/dp/B0BILL0021', cover: '/images/B0BILL0021.jpg' },
+  { title: 'The Billionaire Prayer: Gratitude Rituals for Every Morning', url: 'https://www.amazon.com/dp/B0BILL0022', cover: '/images/B0BILL0022.jpg' },
+  { title: 'The Billionaire Karma: Cause, Effect and Compound Interest', url: 'https://www.amazon.com/dp/B0BILL0023', cover: '/images/B0BILL0023.jpg' },
+  { title: 'The Billionaire Dharma: Finding Your Purpose and Your Path', url: 'https://www.amazon.com/dp/B0BILL0024', cover: '/images/B0BILL0024.jpg' },
+  { title: 'The Billionaire Mandala: Designing a Balanced Life', url: 'https://www.amazon.com/dp/B0BILL0025', cover: '/images/B0BILL0025.jpg' },
+  { title: 'The Billionaire Samurai: Discipline, Honor and Prosperity', url: 'https://www.amazon.com/dp/B0BILL0026', cover: '/images/B0BILL0026.jpg' },
+  { title: 'The Billionaire Saint: Humility at the Top', url: 'https://www.amazon.com/dp/B0BILL0027', cover: '/images/B0BILL0027.jpg' },
+  { title: 'The Billionaire Alchemist: Turning Fear into Fortune', url: 'https://www.amazon.com/dp/B0BILL0028', cover: '/images/B0BILL0028.jpg' },
+  { title: 'The Billionaire Oracle: Reading the Signs of Opportunity', url: 'https://www.amazon.com/dp/B0BILL0029', cover: '/images/B0BILL0029.jpg' },
+  { title: 'The Billionaire Nomad: Freedom Beyond Possessions', url: 'https://www.amazon.com/dp/B0BILL0030', cover: '/images/B0BILL0030.jpg' },
+  { title: 'The Billionaire Gardener: Patience, Seeds and Harvest', url: 'https://www.amazon.com/dp/B0BILL0031', cover: '/images/B0BILL0031.jpg' },
+  { title: 'The Billionaire Warrior: Courage Without Conflict', url: 'https://www.amazon.com/dp/B0BILL0032', cover: '/images/B0BILL0032.jpg' },
+  { title: 'The Billionaire Child: Rediscovering Wonder and Play', url: 'https://www.amazon.com/dp/B0BILL0033', cover: '/images/B0BILL0033.jpg' },
+  { title: 'The Billionaire Teacher: Sharing Wisdom That Multiplies', url: 'https://www.amazon.com/dp/B0BILL0034', cover: '/images/B0BILL0034.jpg' },
+  { title: 'The Billionaire Retreat: A Seven-Day Silent Program', url: 'https://www.amazon.com/dp/B0BILL0035', cover: '/images/B0BILL0035.jpg' },
+  { title: 'The Billionaire Buddha for Couples: Shared Abundance, Shared Peace', url: 'https://www.amazon.com/dp/B0BILL0036', cover: '/images/B0BILL0036.jpg' },
+  { title: 'The Billionaire Buddha for Teens: Calm, Confidence and Kindness', url: 'https://www.amazon.com/dp/B0BILL0037', cover: '/images/B0BILL0037.jpg' },
+  { title: 'The Billionaire Journal: A Year of Reflections on Enough', url: 'https://www.amazon.com/dp/B0BILL0038', cover: '/images/B0BILL0038.jpg' },
+  { title: 'The Billionaire Mantra: Words That Rewire the Mind', url: 'https://www.amazon.com/dp/B0BILL0039', cover: '/images/B0BILL0039.jpg' },
+  { title: 'The Billionaire Chakra: Energy, Flow and Financial Health', url: 'https://www.amazon.com/dp/B0BILL0040', cover: '/images/B0BILL0040.jpg' },
+  { title: 'The Billionaire Tea Ceremony: Presence in Every Transaction', url: 'https://www.amazon.com/dp/B0BILL0041', cover: '/images/B0BILL0041.jpg' },
+  { title: 'The Billionaire River: Letting Money Flow Without Fear', url: 'https://www.amazon.com/dp/B0BILL0042', cover: '/images/B0BILL0042.jpg' },
+  { title: 'The Billionaire Sleep: Rest Deeply, Wake Richly', url: 'https://www.amazon.com/dp/B0BILL0043', cover: '/images/B0BILL0043.jpg' },
+  { title: 'The Billionaire Legacy: Leaving More Than Money Behind', url: 'https://www.amazon.com/dp/B0BILL0044', cover: '/images/B0BILL0044.jpg' },
+  { title: 'The Science of Breath: A Complete Manual of the Oriental Breathing Philosophy (Classic Reprint)', url: 'https://www.amazon.com/dp/B0BREATH01', cover: '/images/B0BREATH01.jpg' },
+];

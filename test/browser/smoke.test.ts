@@ -1,0 +1,105 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pages } from '../../src/shared/pages.ts';
+import { startApp, type AppProcess } from '../support/app-process.ts';
+import { blockThirdParties, collectConsoleProblems, launchBrowser } from '../support/browser.ts';
+
+let app: AppProcess;
+let browser: Browser;
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+async function openPage(path: string, width = 1280) {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  await blockThirdParties(page, app.url);
+  const problems = collectConsoleProblems(page);
+  const infos: string[] = [];
+  page.on('console', (m) => infos.push(m.text()));
+  await page.goto(`${app.url}${path}`, { waitUntil: 'load' });
+  return { page, problems, infos, context };
+}
+
+// Third-party loads are blocked in tests; Chromium reports each as a console error we expect.
+const ownProblems = (problems: string[]) => problems.filter((p) => !p.includes('net::ERR_BLOCKED_BY_CLIENT'));
+
+describe('every route hydrates without errors', () => {
+  const withChrome = pages.filter((p) => p.chrome);
+
+  it.each(withChrome.map((p) => p.path))('%s hydrates: the theme toggle works and the console is clean', async (path) => {
+    const { page, problems, context } = await openPage(path);
+    const html = page.locator('html');
+    await expect.poll(async () => html.getAttribute('class')).toBeNull();
+    // The toggle only works once React has hydrated the header.
+    const toggle = page.getByTestId('theme-toggle');
+    await expect.poll(async () => {
+      await toggle.click();
+      return html.getAttribute('class');
+    }, { timeout: 10_000 }).toBe('dark');
+    await expect.poll(() => toggle.getAttribute('aria-pressed')).toBe('true');
+    await toggle.click();
+    expect(await html.getAttribute('class')).toBeNull();
+    expect(ownProblems(problems)).toEqual([]);
+    await context.close();
+  });
+
+  it('the not-found page hydrates and logs the missing path', async () => {
+    const { page, problems, infos, context } = await openPage('/no/such/page');
+    await expect.poll(() => infos.some((m) => m.includes('/no/such/page')), { timeout: 10_000 }).toBe(true);
+    expect(await page.locator('header.site-header').count()).toBe(0);
+    expect(await page.getByRole('heading', { name: 'Oops! Page not found' }).isVisible()).toBe(true);
+    // Chromium reports the document's own 404 status; anything else is a real problem.
+    expect(ownProblems(problems).filter((p) => !p.includes('status of 404'))).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('header behaviour', () => {
+  it('shows the menu button under 768 px; it opens the nine links and a choice closes it', async () => {
+    const { page, problems, context } = await openPage('/about', 375);
+    const button = page.getByRole('button', { name: 'Menu' });
+    expect(await button.isVisible()).toBe(true);
+    expect(await page.locator('.site-nav__list--desktop').isVisible()).toBe(false);
+    await expect.poll(async () => {
+      if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+      return button.getAttribute('aria-expanded');
+    }).toBe('true');
+    const links = page.locator('#mobile-nav a');
+    expect(await links.count()).toBe(9);
+    expect(await links.first().isVisible()).toBe(true);
+    await links.nth(2).click();
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+    expect(await page.locator('#mobile-nav').isVisible()).toBe(false);
+    expect(ownProblems(problems)).toEqual([]);
+    await context.close();
+  });
+
+  it('shows the nine links and no menu button on desktop', async () => {
+    const { page, context } = await openPage('/about', 1280);
+    expect(await page.getByRole('button', { name: 'Menu' }).isVisible()).toBe(false);
+    expect(await page.locator('.site-nav__list--desktop a').count()).toBe(9);
+    expect(await page.locator('.site-nav__list--desktop').isVisible()).toBe(true);
+    await context.close();
+  });
+
+  it('navigates client-side between pages and updates the title', async () => {
+    const { page, problems, context } = await openPage('/about');
+    await page.evaluate(() => ((window as unknown as { __marker: number }).__marker = 1));
+    await expect.poll(async () => {
+      await page.getByRole('link', { name: 'Privacy Policy' }).click();
+      return new URL(page.url()).pathname;
+    }).toBe('/privacy');
+    await expect.poll(() => page.title()).toContain('Privacy Policy');
+    // Same document: no full reload happened.
+    expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).toBe(1);
+    expect(ownProblems(problems)).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,55 @@
+import { get } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { use } from 'react';
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../src/server/app.ts';
+import { startServer } from '../src/server/lifecycle.ts';
+import { startApp } from './support/app-process.ts';
+import { captureLogger, testConfig } from './support/test-app.ts';
+
+function fetchStatus(port: number, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    get({ host: '127.0.0.1', port, path, headers: { 'User-Agent': 'Googlebot/2.1' } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    }).on('error', reject);
+  });
+}
+
+describe('graceful shutdown', () => {
+  it('lets an in-flight page finish, refuses new connections, then stops', async () => {
+    // A page whose render takes 800 ms keeps a request in flight while we stop.
+    const slow = new Promise<string>((resolve) => setTimeout(() => resolve('slow page done'), 800));
+    function SlowPage() {
+      return <p>{use(slow)}</p>;
+    }
+    const config = { ...testConfig(), port: 0 };
+    const { logger } = captureLogger();
+    const app = createApp(config, { logger, appTree: () => <SlowPage /> });
+    const { server, stop } = await startServer(app, config, logger);
+    const { port } = server.address() as AddressInfo;
+
+    const inFlight = fetchStatus(port, '/');
+    await new Promise((r) => setTimeout(r, 150));
+    const stopped = stop('test');
+    await new Promise((r) => setTimeout(r, 50));
+    await expect(fetchStatus(port, '/about')).rejects.toThrow(/ECONNREFUSED/);
+
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect(res.body).toContain('slow page done');
+    await stopped;
+    expect(server.listening).toBe(false);
+  });
+
+  it('the process exits cleanly within 10 s of SIGTERM', async () => {
+    const app = await startApp();
+    const started = Date.now();
+    const code = await app.stop('SIGTERM');
+    expect(code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(app.logs.some((l) => l.includes('"msg":"stopped"'))).toBe(true);
+  });
+});
