@@ -1,0 +1,61 @@
+/**
+ * `npm run dev`: rebuild client and server on change and restart the server.
+ * Unminified, with linked source maps; no pre-compression or budgets.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as esbuild from 'esbuild';
+import { mkdirSync } from 'node:fs';
+import { ASSETS_OUT, clientOptions, copyPublic, manifestFrom, serverOptions, writeManifest } from './bundle.ts';
+
+mkdirSync(ASSETS_OUT, { recursive: true });
+let server: ChildProcess | null = null;
+let restartTimer: NodeJS.Timeout | undefined;
+
+function restart(): void {
+  clearTimeout(restartTimer);
+  restartTimer = setTimeout(() => {
+    const start = () => {
+      server = spawn(process.execPath, ['--enable-source-maps', 'dist/server/main.js'], {
+        stdio: 'inherit',
+        env: { NODE_ENV: 'development', LOG_LEVEL: 'debug', PAGE_CACHE: 'off', ...process.env },
+      });
+    };
+    if (server && server.exitCode === null) {
+      server.once('exit', start);
+      server.kill('SIGTERM');
+    } else start();
+  }, 100);
+}
+
+const onEnd = (label: string, after?: (result: esbuild.BuildResult) => void): esbuild.Plugin => ({
+  name: `dev-${label}`,
+  setup(build) {
+    build.onEnd((result) => {
+      if (result.errors.length > 0) return;
+      after?.(result);
+      console.log(`[dev] ${label} rebuilt`);
+      restart();
+    });
+  },
+});
+
+const client = await esbuild.context({
+  ...clientOptions(false),
+  plugins: [
+    onEnd('client', (result) => {
+      if (result.metafile) writeManifest(manifestFrom(result.metafile));
+      copyPublic();
+    }),
+  ],
+});
+const serverCtx = await esbuild.context({ ...serverOptions(false), plugins: [onEnd('server')] });
+await Promise.all([client.watch(), serverCtx.watch()]);
+console.log('[dev] watching src/ — the server restarts on every rebuild');
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, async () => {
+    await Promise.all([client.dispose(), serverCtx.dispose()]);
+    server?.kill('SIGTERM');
+    process.exit(0);
+  });
+}

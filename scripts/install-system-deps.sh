@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Debian packages the tests use: Chromium (browser tests, Lighthouse), Icecast 2 + ezstream + lame + sox
+# (real stream upstream), nginx (deployment tests, benchmarks), wrk (load and benchmarks).
+# Installs only what is missing; needs root or sudo.
+set -euo pipefail
+need=()
+command -v chromium >/dev/null || need+=(chromium)
+command -v icecast2 >/dev/null || need+=(icecast2)
+command -v ezstream >/dev/null || need+=(ezstream)
+command -v lame >/dev/null || need+=(lame)
+command -v sox >/dev/null || need+=(sox libsox-fmt-mp3)
+[ -x /usr/sbin/nginx ] || command -v nginx >/dev/null || need+=(nginx)
+command -v wrk >/dev/null || need+=(wrk)
+command -v taskset >/dev/null || need+=(util-linux)
+if [ ${#need[@]} -eq 0 ]; then
+  echo "system packages: all present"
+  exit 0
+fi
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+echo "system packages: installing ${need[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"
