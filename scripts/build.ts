@@ -13,6 +13,8 @@ const {
   manifestFrom,
   precompress,
   serverOptions,
+  squeeze,
+  ASSETS_OUT,
   stashSourceMaps,
   writeManifest,
   CLIENT_OUT,
@@ -25,6 +27,7 @@ cleanDist();
 const [client] = await Promise.all([esbuild.build(clientOptions(true)), esbuild.build(serverOptions(true))]);
 if (!client.metafile) throw new Error('build: esbuild gave no metafile');
 const manifest = manifestFrom(client.metafile);
+await squeeze(ASSETS_OUT);
 stashSourceMaps();
 copyPublic();
 writeManifest(manifest);

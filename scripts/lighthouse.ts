@@ -45,6 +45,8 @@ const CHROMIUM_FLAGS = [
   '--mute-audio',
   '--no-default-browser-check',
   '--password-store=basic',
+  // No background tracing: Lighthouse needs the tracing service for itself.
+  '--force-fieldtrials=*BackgroundTracing/default/',
   // Every host but loopback resolves nowhere: third parties fail fast.
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost',
   '--remote-debugging-address=127.0.0.1',
@@ -120,6 +122,8 @@ export interface PageResult {
   median: RunFigures;
   /** Failing audits seen in any run, by id (one entry per audit). */
   failing: FailingAudit[];
+  /** Long main-thread tasks of the run with the median TBT: where blocking time comes from. */
+  longTasks: string[];
   warnings: string[];
 }
 
@@ -184,32 +188,50 @@ function figuresOf(lhr: Lhr): RunFigures {
   };
 }
 
+function longTasksOf(lhr: Lhr): string[] {
+  const items = ((lhr.audits['long-tasks']?.details as { items?: { url?: string; duration?: number; startTime?: number }[] } | undefined)?.items ?? []);
+  const origin = new URL(lhr.finalDisplayedUrl).origin;
+  return items.slice(0, 8).map((t) => `${Math.round(t.duration ?? 0)} ms at ${Math.round(t.startTime ?? 0)} ms: ${(t.url ?? '?').replace(origin, '')}`);
+}
+
+/** Trace-recording hiccups Lighthouse itself says to retry; anything else is a real failure. */
+const RETRYABLE = new Set(['NO_NAVSTART', 'NO_TRACING_STARTED', 'NO_SPEEDLINE_FRAMES', 'NO_SCREENSHOTS', 'INVALID_SPEEDLINE', 'SPEEDINDEX_OF_ZERO']);
+const ATTEMPTS = 3;
+
 /** One Lighthouse run with the default (mobile) config, our three categories only. */
-export async function runOnce(url: string, port: number): Promise<Lhr> {
-  const result = await lighthouse(url, {
-    port,
-    hostname: '127.0.0.1',
-    output: 'json',
-    logLevel: 'error',
-    onlyCategories: [...CATEGORIES],
-  });
-  if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
-  if (result.lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`);
-  return result.lhr;
+export async function runOnce(url: string, port: number, warnings?: Set<string>): Promise<Lhr> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await lighthouse(url, {
+      port,
+      hostname: '127.0.0.1',
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: [...CATEGORIES],
+    });
+    if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+    const error = result.lhr.runtimeError;
+    if (!error) return result.lhr;
+    if (!RETRYABLE.has(error.code) || attempt >= ATTEMPTS) throw new Error(`Lighthouse failed on ${url}: ${error.code} ${error.message}`);
+    warnings?.add(`retried a run after ${error.code}`);
+  }
 }
 
 /** `runs` Lighthouse runs of one page; the median of each figure and every failing audit. */
 export async function auditPage(baseUrl: string, path: string, port: number, runs: number): Promise<PageResult> {
   const all: RunFigures[] = [];
+  const tasks: string[][] = [];
   const failing = new Map<string, FailingAudit>();
   const warnings = new Set<string>();
   for (let i = 0; i < runs; i++) {
-    const lhr = await runOnce(baseUrl + path, port);
+    const lhr = await runOnce(baseUrl + path, port, warnings);
     all.push(figuresOf(lhr));
+    tasks.push(longTasksOf(lhr));
     for (const f of failingAudits(lhr)) if (!failing.has(f.id)) failing.set(f.id, f);
     for (const w of lhr.runWarnings) warnings.add(String(w));
   }
-  return { path, runs: all, median: medianFigures(all), failing: [...failing.values()], warnings: [...warnings] };
+  const mid = median(all.map((r) => r.tbtMs));
+  const longTasks = tasks[all.findIndex((r) => r.tbtMs === mid)] ?? tasks[0] ?? [];
+  return { path, runs: all, median: medianFigures(all), failing: [...failing.values()], longTasks, warnings: [...warnings] };
 }
 
 /** Which targets a page's median misses, in words. */
@@ -243,11 +265,16 @@ export function formatTable(results: PageResult[]): string {
   return [`Lighthouse (mobile, simulated throttling), median of ${results[0]?.runs.length ?? 0} runs`, line(header), ...rows.map(line)].join('\n');
 }
 
+/** Audits that lost points (with the elements they name), long tasks when TBT misses, warnings. */
 export function formatFailures(results: PageResult[]): string {
   return results
-    .flatMap((r) =>
-      r.failing.map((f) => `${r.path} [${f.category}] ${f.id}: ${f.title}${f.items.length ? `\n    ${f.items.join('\n    ')}` : ''}`),
-    )
+    .flatMap((r) => [
+      ...r.failing.map((f) => `${r.path} [${f.category}] ${f.id}: ${f.title}${f.items.length ? `\n    ${f.items.join('\n    ')}` : ''}`),
+      ...(r.median.tbtMs >= LIGHTHOUSE_TARGETS.tbtMs && r.longTasks.length
+        ? [`${r.path} long tasks (median-TBT run, simulated):\n    ${r.longTasks.join('\n    ')}`]
+        : []),
+      ...r.warnings.map((w) => `${r.path} warning: ${w}`),
+    ])
     .join('\n');
 }
 

@@ -43,13 +43,28 @@ export function createApp(config: Config, options: AppOptions = {}): Express {
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
 
+  const security = securityHeaders(config.site);
+  const pages = createPageRenderer({
+    manifest,
+    site: config.site,
+    logger,
+    renderTimeoutMs: config.timeouts.renderMs,
+    cache: config.pageCache,
+    securityHeaders: security,
+    ...(options.appTree && { appTree: options.appTree }),
+    ...(options.now && { now: options.now }),
+  });
+
   // Health checks stay out of the request log and need no headers beyond the basics.
   app.get('/healthz', (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'ok' });
   });
 
+  // Known pages already rendered today, straight from memory (same headers and log line as below).
+  app.use(pages.fromCache);
+
   app.use(requestLogger(logger));
-  app.use(securityHeaders(config.site));
+  app.use(security);
 
   // The live stream: before compression, which must never touch it.
   app.use('/api', streams.router);
@@ -58,19 +73,11 @@ export function createApp(config: Config, options: AppOptions = {}): Express {
   app.use(staticFiles(join(config.distDir, 'client')));
   app.use(seoRoutes(config.site));
 
-  const renderPage = createPageRenderer({
-    manifest,
-    site: config.site,
-    logger,
-    renderTimeoutMs: config.timeouts.renderMs,
-    cache: config.pageCache,
-    ...(options.appTree && { appTree: options.appTree }),
-    ...(options.now && { now: options.now }),
-  });
-  app.get(['/', '/*splat'], renderPage);
+  // GET/HEAD of any path (no route pattern: a malformed escape is a 404 page, not a 400).
+  app.use(pages.render);
 
   // Pages are read-only: any other method is told what is allowed.
-  app.all(['/', '/*splat'], (_req, res) => {
+  app.use((_req, res) => {
     res.status(405).set('Allow', 'GET, HEAD').type('text/plain').send('Method Not Allowed');
   });
 

@@ -39,12 +39,44 @@ interface StaticFile {
   gzip?: Buffer;
 }
 
-/** Picks the smallest encoding the client accepts among those we hold. */
+/**
+ * Picks the encoding to send among those we hold: the client's highest q-value, and on a tie the
+ * smaller one, brotli. (Express's acceptsEncodings breaks ties by the client's order, and browsers
+ * list gzip first, so they were never sent the brotli files the build writes.)
+ */
 export function negotiateEncoding(req: Request, has: { br?: unknown; gzip?: unknown }): 'br' | 'gzip' | null {
-  const offers = [has.br ? 'br' : null, has.gzip ? 'gzip' : null].filter((x): x is string => x !== null);
-  if (offers.length === 0) return null;
-  const chosen = req.acceptsEncodings([...offers, 'identity']);
-  return chosen === 'br' || chosen === 'gzip' ? chosen : null;
+  const header = req.headers['accept-encoding'];
+  if (!header || (!has.br && !has.gzip)) return null;
+  const q = acceptedEncodings(header);
+  const qOf = (name: string) => q.get(name) ?? q.get('*') ?? 0;
+  const br = has.br ? qOf('br') : 0;
+  const gzip = has.gzip ? qOf('gzip') : 0;
+  // identity is acceptable unless refused explicitly (RFC 9110 §12.5.3).
+  const identity = q.get('identity') ?? (q.get('*') === 0 ? 0 : 1);
+  const best = Math.max(br, gzip);
+  if (best === 0 || best < identity) return null;
+  return br === best ? 'br' : 'gzip';
+}
+
+const acceptCache = new Map<string, Map<string, number>>();
+
+/** Accept-Encoding as coding → q (lower-case names), memoised: clients send a handful of distinct values. */
+function acceptedEncodings(header: string): Map<string, number> {
+  let parsed = acceptCache.get(header);
+  if (parsed) return parsed;
+  parsed = new Map();
+  for (const part of header.split(',')) {
+    const [name = '', ...params] = part.split(';').map((s) => s.trim());
+    if (!name) continue;
+    const qParam = params.find((p) => /^q=/i.test(p));
+    const value = qParam ? Number(qParam.slice(2)) : 1;
+    const coding = name.toLowerCase();
+    // The first mention of a coding wins; a malformed q counts as refusal.
+    if (!parsed.has(coding)) parsed.set(coding, Number.isFinite(value) && value > 0 ? Math.min(value, 1) : 0);
+  }
+  if (acceptCache.size >= 256) acceptCache.clear();
+  acceptCache.set(header, parsed);
+  return parsed;
 }
 
 function walk(dir: string): string[] {

@@ -23,6 +23,9 @@ export function startServer(app: Express, config: Config, logger: Logger): Promi
       requestTimeout: config.timeouts.requestMs,
       headersTimeout: config.timeouts.headersMs,
       keepAliveTimeout: config.timeouts.keepAliveMs,
+      // Node enforces the two timeouts above on this sweep (30 s by default), so a client sending
+      // its headers byte by byte outlived a 10 s headers timeout by up to 30 s.
+      connectionsCheckingInterval: Math.min(1_000, Math.floor(config.timeouts.headersMs / 4)),
     },
     app,
   );

@@ -2,6 +2,9 @@ import { Router } from 'express';
 import { pages } from '../shared/pages.ts';
 import type { SiteConfig } from '../shared/site.ts';
 
+const escapeXml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+
 /** robots.txt and sitemap.xml, written from the route table so they list every page. */
 export function seoRoutes(site: SiteConfig): Router {
   const router = Router();
@@ -10,7 +13,7 @@ export function seoRoutes(site: SiteConfig): Router {
     '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' +
     pages
       .filter((p) => p.indexable)
-      .map((p) => `  <url><loc>${site.url}${p.path}</loc><changefreq>${p.id === 'home' ? 'hourly' : 'monthly'}</changefreq></url>\n`)
+      .map((p) => `  <url><loc>${escapeXml(site.url + p.path)}</loc><changefreq>${p.id === 'home' ? 'hourly' : 'monthly'}</changefreq></url>\n`)
       .join('') +
     '</urlset>\n';
   router.get('/robots.txt', (_req, res) => {

@@ -1,10 +1,10 @@
 /** The front page: lead story, the 16 section blocks and the pull quote (display-only sample content). */
-import type { Article, HomeSection, LeadArticle, Quote } from './types.ts';
+import { ad } from './ads.ts';
+import type { AdRowSpec, Article, HomeSection, LeadArticle, Quote } from './types.ts';
 
 export const leadArticle: LeadArticle = {
   title: 'Lakefront Trail Expansion Gets Green Light After Years of Debate',
-  excerpt:
-    'The city council approved a $48 million plan to widen the trail, separate bikes from walkers and add lighting from Edgewater to South Shore. Work begins this fall.',
+  excerpt: 'A $48 million plan widens the trail and separates bikes from walkers. Work begins this fall.',
   author: 'Maria Delgado',
   date: 'April 17, 2025',
   category: 'Local News',
@@ -18,8 +18,12 @@ type Row = [string, string, string, string, string?];
 
 const d1 = 'April 17, 2025';
 const d2 = 'April 16, 2025';
+// A small staff, so names repeat (and compress) as in a real paper.
+const [A, B, C, D, E, F] = ['Maria Delgado', 'James Okafor', 'Lena Park', 'Rachel Stein', 'Kevin Liu', 'Ana Ruiz'];
+const X = 'Archive Desk';
+const V = 'Events Desk';
 
-const section = (id: string, title: string, category: string, rows: Row[]): HomeSection => ({
+const section = (id: string, title: string, rows: Row[]): HomeSection => ({
   id,
   title,
   articles: rows.map(([t, excerpt, author, date, image]): Article => ({
@@ -27,76 +31,76 @@ const section = (id: string, title: string, category: string, rows: Row[]): Home
     excerpt,
     author,
     date,
-    category,
+    category: title,
     imageUrl: image ?? null,
   })),
 });
 
 /** The header's nine anchors (sections-nav.ts) are the ids of the matching blocks. */
 export const homeSections: HomeSection[] = [
-  section('local', 'Local News - Chicago', 'Local', [
-    ['CTA Adds Late-Night Service on Blue Line', 'Trains will run every 10 minutes after midnight starting in May.', 'James Okafor', d1, '/images/transit.svg'],
-    ['Pilsen Library Branch Reopens', 'A renovated reading room and maker space welcome neighbors back.', 'Ana Ruiz', d2],
+  section('local', 'Local News - Chicago', [
+    ['CTA Adds Late-Night Blue Line Trains', 'Service every 10 minutes after midnight.', A, d1, '/images/transit.svg'],
+    ['Pilsen Library Reopens', 'A new reading room and maker space.', B, d2],
   ]),
-  section('national', 'National News', 'National', [
-    ['Senate Passes Rail Safety Bill', 'New inspection rules would cover freight lines through Illinois.', 'Dana Whitfield', d1],
-    ['Great Lakes States Form Water Compact', 'Eight governors agree on shared limits for large withdrawals.', 'Tom Becker', d2],
+  section('national', 'National News', [
+    ['Senate Passes Rail Safety Bill', 'New rules for freight lines in Illinois.', C, d1],
+    ['Lakes States Sign Water Pact', 'Shared limits on large withdrawals.', D, d2],
   ]),
-  section('world', 'World News', 'World', [
-    ['Global Grain Prices Ease', 'Better harvests abroad bring relief to Midwest exporters.', 'Priya Nair', d1],
-    ['Sister City Delegation Visits Warsaw', 'Chicago leaders discuss culture and trade ties.', 'Marek Nowak', d2],
+  section('world', 'World News', [
+    ['Global Grain Prices Ease', 'Relief for Midwest exporters.', E, d1],
+    ['Mayor Visits Sister City Warsaw', 'Talks on culture and trade.', F, d2],
   ]),
-  section('politics', 'Politics & Government', 'Politics', [
-    ['Aldermen Debate Budget Shortfall', 'A $220 million gap frames the first hearings of the season.', 'Lena Park', d1],
-    ['Turnout Up in Spring Runoffs', 'Early voting climbed in 31 of 50 wards.', 'Marcus Hill', d2],
+  section('politics', 'Politics & Government', [
+    ['Council Faces Budget Gap', 'A $220 million hole opens hearings.', A, d1],
+    ['Runoff Turnout Rises', 'Early voting up in 31 of 50 wards.', C, d2],
   ]),
-  section('business', 'Business & Finance', 'Business', [
-    ['Loop Office Vacancies Dip', 'Conversions to housing shrink empty space downtown.', 'Rachel Stein', d1],
-    ['Small Lenders Expand on South Side', 'Community banks open three branches in two years.', 'Andre Coleman', d2],
+  section('business', 'Business & Finance', [
+    ['Loop Office Vacancies Dip', 'Housing conversions fill towers.', D, d1],
+    ['Community Banks Expand', 'Three new South Side branches.', B, d2],
   ]),
-  section('tech', 'Technology & Innovation', 'Tech', [
-    ['Quantum Park Breaks Ground', 'The campus on the former steel site plans its first lab for 2027.', 'Kevin Liu', d1],
-    ['City Tests Smart Traffic Signals', 'Forty intersections will adjust timing to real traffic.', 'Sofia Grant', d2],
+  section('tech', 'Technology & Innovation', [
+    ['Quantum Park Breaks Ground', 'First lab planned for 2027.', E, d1],
+    ['Smart Signals Tested', 'Forty crossings adapt to traffic.', F, d2],
   ]),
-  section('automotive', 'Automotive & Energy', 'Auto & Energy', [
-    ['More Chargers Along I-90', 'Fast chargers every 50 miles between Chicago and Rockford.', 'Ben Harper', d1],
-    ['ComEd Plans Grid Upgrades', 'Buried lines aim to cut outages during summer storms.', 'Nina Patel', d2],
+  section('automotive', 'Automotive & Energy', [
+    ['More EV Chargers on I-90', 'One every 50 miles to Rockford.', C, d1],
+    ['Grid Upgrades Planned', 'Buried lines to cut storm outages.', A, d2],
   ]),
-  section('real-estate', 'Real Estate & Housing', 'Real Estate', [
-    ['Home Prices Edge Up in Spring', 'Median sale price rises 4% as inventory stays tight.', 'Carla Mendez', d1],
-    ['Affordable Units Open in Uptown', 'A 120-unit building reserves half for low-income renters.', 'Jon Fields', d2],
+  section('real-estate', 'Real Estate & Housing', [
+    ['Spring Home Prices Up 4%', 'Inventory stays tight.', D, d1],
+    ['Affordable Units Open in Uptown', 'Half of 120 units for low incomes.', B, d2],
   ]),
-  section('health', 'Health & Wellness', 'Health', [
-    ['Free Clinics Extend Evening Hours', 'Five neighborhood clinics now stay open until 8 p.m.', 'Dr. Grace Lee', d1],
-    ['Allergy Season Starts Early', 'Warm weather brings high pollen counts this week.', 'Sam Ortiz', d2],
+  section('health', 'Health & Wellness', [
+    ['Clinics Add Evening Hours', 'Five now open until 8 p.m.', E, d1],
+    ['Allergy Season Starts Early', 'High pollen counts this week.', F, d2],
   ]),
-  section('sports', 'Sports', 'Sports', [
-    ['Cubs Win Home Opener in Extra Innings', 'A walk-off single in the 11th sends Wrigley home happy.', 'Mike Sullivan', d1, '/images/ballpark.svg'],
-    ['Fire Unveil New Training Center', 'The club moves practice to a lakeside complex.', 'Luis Romero', d2],
+  section('sports', 'Sports', [
+    ['Cubs Win Opener in the 11th', 'A walk-off single at Wrigley.', C, d1, '/images/ballpark.svg'],
+    ['Fire Open Training Center', 'A new lakeside practice home.', A, d2],
   ]),
-  section('culture', 'Arts & Culture', 'Culture', [
-    ['Art Institute Opens Prairie Show', 'Two centuries of Midwest landscape painting.', 'Helen Brooks', d1],
-    ['Blues Festival Lineup Announced', 'Millennium Park hosts three free days in June.', 'Darnell Price', d2],
+  section('culture', 'Arts & Culture', [
+    ['Art Institute Opens Prairie Show', 'Two centuries of Midwest landscapes.', B, d1],
+    ['Blues Fest Lineup Announced', 'Three free days in June.', D, d2],
   ]),
-  section('food', 'Food & Dining', 'Food', [
-    ['Best New Taquerias of the Year', 'Our critics pick six spots worth the trip.', 'Elena Vargas', d1],
-    ['Green City Market Moves Outdoors', 'Farmers return to Lincoln Park on Saturdays.', 'Chris Dunn', d2],
+  section('food', 'Food & Dining', [
+    ['Best New Taquerias', 'Six spots worth the trip.', E, d1],
+    ['Green City Market Moves Outside', 'Saturdays in Lincoln Park.', F, d2],
   ]),
-  section('lifestyle', 'Lifestyle & Fashion', 'Lifestyle', [
-    ['Vintage Shops Thrive in Wicker Park', 'Secondhand style draws a new crowd of buyers.', 'Mia Chen', d1],
-    ['Spring Layers for Lake Winds', 'What to wear when the forecast says 40 and 70.', 'Tara Quinn', d2],
+  section('lifestyle', 'Lifestyle & Fashion', [
+    ['Vintage Shops Thrive', 'Wicker Park’s secondhand boom.', B, d1],
+    ['Layers for Lake Winds', 'Dressing for 40 and 70 in a day.', D, d2],
   ]),
-  section('opinion', 'Opinion / Editorials', 'Opinion', [
-    ['Editorial: Fund the Libraries', 'Branches are the city’s busiest public rooms. Budget like it.', 'Editorial Board', d1],
-    ['The Case for a Car-Free Loop Day', 'One Sunday a month would show what downtown can be.', 'Paul Adeyemi', d2],
+  section('opinion', 'Opinion / Editorials', [
+    ['Fund the Libraries', 'Our busiest public rooms need it.', 'Editorial Board', d1],
+    ['A Car-Free Loop Sunday', 'Show what downtown can be.', A, d2],
   ]),
-  section('archives', 'From the Archives', 'Archives', [
-    ['1925: The Tribune Tower Rises', 'How a design contest shaped the skyline for a century.', 'Archive Desk', d1],
-    ['1979: The Blizzard That Toppled a Mayor', 'Snow, stalled trains and an upset at the polls.', 'Archive Desk', d2],
+  section('archives', 'From the Archives', [
+    ['1925: Tribune Tower Rises', 'A contest that shaped the skyline.', X, d1],
+    ['1979: The Blizzard Vote', 'Snow, stalled trains, a new mayor.', X, d2],
   ]),
-  section('events', 'Local Events - Chicago', 'Events', [
-    ['Chicago Marathon Registration Opens', 'Lottery entries close at the end of the month.', 'Events Desk', d1],
-    ['Navy Pier Fireworks Return', 'Wednesday and Saturday shows run through Labor Day.', 'Events Desk', d2],
+  section('events', 'Local Events - Chicago', [
+    ['Marathon Sign-Ups Open', 'Lottery closes April 30.', V, d1],
+    ['Navy Pier Fireworks Return', 'Wednesdays and Saturdays.', V, d2],
   ]),
 ];
 
@@ -104,3 +108,15 @@ export const homeQuote: Quote = {
   text: 'A city that knows itself can govern itself. Local news is how Chicago keeps that promise.',
   author: 'The Editors',
 };
+
+/** The search-engine block, rows above and below the section grid, and the sponsor block. */
+export const homeSearchAd = ad('google', 250);
+export const homeTopAds: AdRowSpec = {
+  mobile: 2,
+  items: [ad('buddhatv', 250, 6079445), ad('dunamis', 250, 1452360), ad('generic', 250)],
+};
+export const homeBottomAds: AdRowSpec = {
+  mobile: 1,
+  items: [ad('generic', 250, 6079446), ad('buddhatv', 250, 1452361), ad('dunamis', 250)],
+};
+export const homeSponsorAd = ad('dunamis', 600, 6079448);

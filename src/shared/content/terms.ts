@@ -1,5 +1,6 @@
 /** Terms of Service: eleven numbered sections (spec §2), last updated April 17, 2025. */
-import type { LegalDocument } from './types.ts';
+import { ad } from './ads.ts';
+import type { AdRowSpec, LegalDocument } from './types.ts';
 
 export const termsOfService: LegalDocument = {
   lastUpdated: 'April 17, 2025',
@@ -81,3 +82,14 @@ export const termsOfService: LegalDocument = {
     },
   ],
 };
+
+/** After these section numbers: one banner on phones; banner, house widget, banner on desktop (spec §2). */
+const adBreak = (first: number, second: number): AdRowSpec => ({
+  mobile: 1,
+  items: [ad('generic', 250, first), { kind: 'widget' }, ad('generic', 250, second)],
+});
+export const termsAdBreaks: ReadonlyMap<number, AdRowSpec> = new Map([
+  [3, adBreak(6079445, 1452360)],
+  [6, adBreak(6079446, 1452361)],
+  [9, adBreak(6079448, 1452363)],
+]);

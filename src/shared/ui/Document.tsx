@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { BOOT_ELEMENT_ID, serializeForScript, type BootData } from '../boot.ts';
 import { AppProvider, useApp } from './app-context.tsx';
+import { OrganizationJsonLd } from './chrome/OrganizationJsonLd.tsx';
 
 /**
  * The whole HTML document, rendered by React on the server and hydrated as
@@ -23,8 +24,11 @@ function Html({ boot, children }: { boot: BootData; children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="theme-color" content="#ffffff" />
+        {/* Follows the page's own theme toggle (light first, as on the server), not the OS setting. */}
+        <meta name="theme-color" content={dark ? '#121212' : '#ffffff'} />
+        <link rel="icon" href="/favicon.ico" sizes="32x32" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <link rel="apple-touch-icon" href="/apple-touch-icon.png" />
         <link rel="manifest" href="/manifest.webmanifest" />
         {assets.css.map((href) => (
           <link key={href} rel="stylesheet" href={href} />
@@ -33,6 +37,7 @@ function Html({ boot, children }: { boot: BootData; children: ReactNode }) {
           <link key={href} rel="modulepreload" href={href} fetchPriority="low" />
         ))}
         <script type="module" src={assets.entry} fetchPriority="low" />
+        <OrganizationJsonLd site={boot.site} />
       </head>
       <body>
         {children}

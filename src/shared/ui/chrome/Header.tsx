@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { navSections } from '../../sections-nav.ts';
 import { useApp } from '../app-context.tsx';
+import { CloseIcon, MenuIcon, MoonIcon, SearchIcon, SunIcon } from './icons.tsx';
 
 export function Header() {
   const { site, today, dark, toggleDark } = useApp();
@@ -21,7 +22,7 @@ export function Header() {
             onClick={toggleDark}
             data-testid="theme-toggle"
           >
-            <span aria-hidden="true">{dark ? '☀' : '☾'}</span>
+            {dark ? <SunIcon /> : <MoonIcon />}
             <span className="visually-hidden">Dark mode</span>
           </button>
           <button type="button" className="button button--primary">
@@ -49,7 +50,7 @@ export function Header() {
             aria-controls="mobile-nav"
             onClick={() => setMenuOpen((open) => !open)}
           >
-            <span aria-hidden="true">{menuOpen ? '✕' : '☰'}</span>
+            {menuOpen ? <CloseIcon /> : <MenuIcon />}
             <span className="visually-hidden">Menu</span>
           </button>
           <ul className="site-nav__list site-nav__list--desktop">
@@ -60,7 +61,7 @@ export function Header() {
             ))}
           </ul>
           <button type="button" className="icon-button site-nav__search">
-            <span aria-hidden="true">⌕</span>
+            <SearchIcon />
             <span className="visually-hidden">Search</span>
           </button>
         </div>

@@ -1,9 +1,9 @@
 import { Link } from 'react-router-dom';
 
 /** Our own promo among the ads (Terms, desktop): the live radio. */
-export function HouseWidget({ className = '' }: { className?: string }) {
+export function HouseWidget() {
   return (
-    <div className={className ? `house-widget ${className}` : 'house-widget'}>
+    <div className="house-widget">
       <p className="ad-slot__label">From our station</p>
       <p className="house-widget__title">Live Radio, 24/7</p>
       <Link to="/radio" className="button button--primary">

@@ -2,6 +2,7 @@ import { Fragment, type ReactNode } from 'react';
 import type { AdRowSpec, LegalDocument } from '../../content/types.ts';
 import { useSite } from '../app-context.tsx';
 import { AdRow } from './AdRow.tsx';
+import { HouseWidget } from './HouseWidget.tsx';
 
 /** A legal page: title, date, numbered sections, optional ad rows after given section numbers. */
 export function LegalDocumentView({
@@ -45,7 +46,7 @@ export function LegalDocumentView({
                 </p>
               )}
             </section>
-            {ads && <AdRow row={ads} />}
+            {ads && <AdRow row={ads} widget={<HouseWidget />} />}
           </Fragment>
         );
       })}

@@ -2,7 +2,6 @@ import { useEffect } from 'react';
 import { contactFormCategory, contactIntro, contactSections } from '../../content/contact.ts';
 import type { ContactChannel } from '../../site.ts';
 import { useSite } from '../app-context.tsx';
-import { appendScript } from '../components/external-script.ts';
 
 const telHref = (phone: string) => `tel:${phone.replace(/[^\d+]/g, '')}`;
 
@@ -27,7 +26,10 @@ export function ContactPage() {
 
   // The form-embed script belongs to this page only: added on mount, removed on unmount.
   useEffect(() => {
-    const script = appendScript(document.body, site.contactFormScriptUrl);
+    const script = document.createElement('script');
+    script.src = site.contactFormScriptUrl;
+    script.async = true;
+    document.body.append(script);
     return () => script.remove();
   }, [site.contactFormScriptUrl]);
 

@@ -1,5 +1,12 @@
-import { homeSearchAd, homeBottomAds, homeSponsorAd, homeTopAds } from '../../content/ads.ts';
-import { homeQuote, homeSections, leadArticle } from '../../content/home.ts';
+import {
+  homeBottomAds,
+  homeQuote,
+  homeSearchAd,
+  homeSections,
+  homeSponsorAd,
+  homeTopAds,
+  leadArticle,
+} from '../../content/home.ts';
 import { useSite } from '../app-context.tsx';
 import { AdRow } from '../components/AdRow.tsx';
 import { AdSlot } from '../components/AdSlot.tsx';

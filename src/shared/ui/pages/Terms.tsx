@@ -1,5 +1,4 @@
-import { termsAdBreaks } from '../../content/ads.ts';
-import { termsOfService } from '../../content/terms.ts';
+import { termsAdBreaks, termsOfService } from '../../content/terms.ts';
 import { LegalDocumentView } from '../components/LegalDocumentView.tsx';
 
 export function TermsPage() {

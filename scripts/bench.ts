@@ -1,0 +1,183 @@
+/**
+ * `npm run bench`: how fast the home page is served, against nginx serving the same bytes.
+ *
+ * wrk, 64 connections, `Accept-Encoding: gzip, br`, alternating targets in rounds:
+ *   app            the home page from the app (page cache, pre-compressed)
+ *   nginx static   the same bytes from nginx with gzip_static (the app's own .gz bytes)
+ *   nginx gzip     the same HTML from nginx compressing each response (gzip_comp_level 6)
+ *   app uncached   the app's render path (a second process with PAGE_CACHE=off)
+ * Servers are pinned to CPU 0 and wrk to CPU 1 (taskset) when there are two CPUs.
+ * Targets (issue 5): app ≥ 0.2 × nginx static, app ≥ 10 × app uncached, app p99 < 20 ms.
+ *
+ * BENCH_SECONDS (default 10) and BENCH_ROUNDS (default 2) set the run length.
+ */
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { NGINX_BIN, startNginx, type NginxProcess } from '../test/support/nginx.ts';
+import { requireBuild, startServerProcess, TASKSET, type ServerProcess } from './perf/server-process.ts';
+import { requireWrk, runWrk, table, type WrkResult } from './perf/wrk.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const CONNECTIONS = 64;
+const ACCEPT = 'gzip, br';
+const GZIP_LEVEL = 6;
+const pinned = TASKSET !== null && availableParallelism() >= 2;
+const SERVER_CPU = pinned ? 0 : undefined;
+const CLIENT_CPU = pinned ? 1 : undefined;
+
+const TARGET = { vsStatic: 0.2, vsUncached: 10, p99Ms: 20 };
+
+interface Target {
+  name: string;
+  url: string;
+}
+
+async function fetchBytes(url: string, encoding: string): Promise<{ status: number; encoding: string | null; body: Buffer; etag: string | null }> {
+  const { request } = await import('node:http');
+  return new Promise((resolve, reject) => {
+    request(url, { headers: { 'Accept-Encoding': encoding, 'User-Agent': 'bench' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          encoding: (res.headers['content-encoding'] as string | undefined) ?? null,
+          body: Buffer.concat(chunks),
+          etag: (res.headers.etag as string | undefined) ?? null,
+        }),
+      );
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+const fixed = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+
+async function main(): Promise<number> {
+  requireBuild();
+  requireWrk();
+  if (!NGINX_BIN) throw new Error('nginx is not installed (Debian package "nginx")');
+
+  const dir = mkdtempSync(join(tmpdir(), 'news-bench-'));
+  chmodSync(dir, 0o755);
+  const servers: ServerProcess[] = [];
+  let nginx: NginxProcess | undefined;
+  try {
+    const app = await startServerProcess({ name: 'app', logFile: join(dir, 'app.log'), ...(SERVER_CPU !== undefined && { cpu: SERVER_CPU }) });
+    servers.push(app);
+    const uncached = await startServerProcess({
+      name: 'app uncached',
+      logFile: join(dir, 'app-uncached.log'),
+      env: { PAGE_CACHE: 'off' },
+      ...(SERVER_CPU !== undefined && { cpu: SERVER_CPU }),
+    });
+    servers.push(uncached);
+
+    // The page as the app caches it: render once, then wait for the cached copy (it has an ETag).
+    let cached = await fetchBytes(`${app.url}/`, ACCEPT);
+    for (let i = 0; i < 100 && !cached.etag; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      cached = await fetchBytes(`${app.url}/`, ACCEPT);
+    }
+    if (cached.status !== 200 || !cached.etag) throw new Error(`home page not cached (status ${cached.status})`);
+    const html = (await fetchBytes(`${app.url}/`, 'identity')).body;
+    const gz = (await fetchBytes(`${app.url}/`, 'gzip')).body;
+    const br = (await fetchBytes(`${app.url}/`, 'br')).body;
+
+    // nginx gets the very same bytes: the HTML, and the app's gzip copy for gzip_static.
+    for (const sub of ['static', 'dynamic']) mkdirSync(join(dir, 'www', sub), { recursive: true, mode: 0o755 });
+    chmodSync(join(dir, 'www'), 0o755);
+    writeFileSync(join(dir, 'www', 'static', 'index.html'), html, { mode: 0o644 });
+    writeFileSync(join(dir, 'www', 'static', 'index.html.gz'), gz, { mode: 0o644 });
+    writeFileSync(join(dir, 'www', 'dynamic', 'index.html'), html, { mode: 0o644 });
+    nginx = await startNginx({
+      upstreams: [app.port],
+      ...(SERVER_CPU !== undefined && { cpu: SERVER_CPU }),
+      serverExtra: `
+    location /static/ { root ${dir}/www; gzip_static on; gzip_vary on; access_log off; }
+    location /dynamic/ { root ${dir}/www; gzip on; gzip_comp_level ${GZIP_LEVEL}; gzip_min_length 0; gzip_vary on; access_log off; }`,
+    });
+
+    const targets: Target[] = [
+      { name: 'app', url: `${app.url}/` },
+      { name: 'nginx static', url: `${nginx.url}/static/index.html` },
+      { name: 'nginx gzip', url: `${nginx.url}/dynamic/index.html` },
+      { name: 'app uncached', url: `${uncached.url}/` },
+    ];
+
+    console.log(`home page HTML: ${html.length} B raw, ${gz.length} B gzip (level 9), ${br.length} B brotli (quality 11)`);
+    console.log(`  (for reference: gzip level ${GZIP_LEVEL} ${gzipSync(html, { level: GZIP_LEVEL }).length} B, brotli q4 ${brotliCompressSync(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } }).length} B)`);
+    const sample: Array<Array<string | number>> = [];
+    for (const t of targets) {
+      const r = await fetchBytes(t.url, ACCEPT);
+      if (r.status !== 200) throw new Error(`${t.name} answered ${r.status}`);
+      sample.push([t.name, r.encoding ?? 'identity', r.body.length]);
+    }
+    console.log(`\nwhat each target sends for "Accept-Encoding: ${ACCEPT}":\n${table(['target', 'encoding', 'bytes'], sample)}`);
+    console.log(
+      `\nwrk: ${CONNECTIONS} connections, ${SECONDS} s per target, ${ROUNDS} rounds; ` +
+        (pinned ? `servers on CPU ${SERVER_CPU}, wrk on CPU ${CLIENT_CPU}` : 'not pinned (taskset or a second CPU missing)'),
+    );
+
+    const runs = new Map<string, WrkResult[]>();
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const t of targets) {
+        const result = await runWrk({
+          url: t.url,
+          connections: CONNECTIONS,
+          durationS: SECONDS,
+          headers: { 'Accept-Encoding': ACCEPT },
+          ...(CLIENT_CPU !== undefined && { cpu: CLIENT_CPU }),
+        });
+        runs.set(t.name, [...(runs.get(t.name) ?? []), result]);
+        const errors = Object.values(result.errors).reduce((a, b) => a + b, 0);
+        console.log(
+          `  round ${round}  ${t.name.padEnd(13)} ${fixed(result.rps, 0).padStart(8)} req/s  p50 ${fixed(result.p50Ms, 2).padStart(7)} ms  p99 ${fixed(result.p99Ms, 2).padStart(8)} ms` +
+            (errors || result.non2xx3xx ? `  errors ${errors}, non-2xx ${result.non2xx3xx}` : ''),
+        );
+      }
+    }
+
+    // The best round per target: the machine is shared, and interference only ever slows a run down.
+    const best = (name: string) => runs.get(name)!.reduce((a, b) => (b.rps > a.rps ? b : a));
+    const rows = targets.map((t) => {
+      const r = best(t.name);
+      return [t.name, fixed(r.rps, 0), fixed(r.p50Ms, 2), fixed(r.p99Ms, 2), fixed(r.maxMs, 1)];
+    });
+    console.log(`\nbest round per target\n${table(['target', 'req/s', 'p50 ms', 'p99 ms', 'max ms'], rows)}`);
+
+    const appRun = best('app');
+    const ratio = (name: string) => appRun.rps / best(name).rps;
+    console.log(
+      `\nratios: app / nginx static ${fixed(ratio('nginx static'), 3)}, app / nginx gzip ${fixed(ratio('nginx gzip'), 2)}, ` +
+        `app / app uncached ${fixed(ratio('app uncached'), 1)}`,
+    );
+    console.log(`RSS after the run: app ${kb(app.rssKb() * 1024)}, app uncached ${kb(uncached.rssKb() * 1024)}`);
+
+    const checks: Array<[string, string, boolean]> = [
+      [`app ≥ ${TARGET.vsStatic} × nginx static`, fixed(ratio('nginx static'), 3), ratio('nginx static') >= TARGET.vsStatic],
+      [`app ≥ ${TARGET.vsUncached} × app uncached`, fixed(ratio('app uncached'), 1), ratio('app uncached') >= TARGET.vsUncached],
+      [`app p99 < ${TARGET.p99Ms} ms`, fixed(appRun.p99Ms, 2), appRun.p99Ms < TARGET.p99Ms],
+      ['no errors or non-2xx', String([...runs.values()].flat().reduce((n, r) => n + r.non2xx3xx + Object.values(r.errors).reduce((a, b) => a + b, 0), 0)), [...runs.values()].flat().every((r) => r.non2xx3xx === 0 && Object.values(r.errors).every((e) => e === 0))],
+    ];
+    console.log(`\n${table(['target', 'measured', 'result'], checks.map(([name, value, ok]) => [name, value, ok ? 'PASS' : 'FAIL']))}`);
+    return checks.every(([, , ok]) => ok) ? 0 : 1;
+  } finally {
+    await nginx?.stop();
+    await Promise.all(servers.map((s) => s.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(2);
+  },
+);

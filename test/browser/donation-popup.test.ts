@@ -1,0 +1,188 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DONATION_DISMISSED_KEY, DONATION_POPUP_DELAY_MS } from '../../src/shared/ui/components/donation-popup-logic.ts';
+import { startApp, type AppProcess } from '../support/app-process.ts';
+import { blockThirdParties, collectConsoleProblems, launchBrowser } from '../support/browser.ts';
+
+const DONATION_URL = 'https://donate.popup-test.example/give';
+const POPUP_NAME = 'Keep Chicago’s news independent';
+/** The page's fake clock starts here and stands still unless the test moves it. */
+const T0 = Date.UTC(2025, 3, 17, 15, 0, 0);
+
+let app: AppProcess;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startApp({ DONATION_URL }), launchBrowser()]);
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close().catch(() => {});
+  await browser?.close();
+  await app?.stop();
+});
+
+/** A fresh browser session on the home page, its clock installed before load and paused. */
+async function openHome(): Promise<{ page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  const problems = collectConsoleProblems(page);
+  await blockThirdParties(page, app.url);
+  await page.clock.install({ time: T0 });
+  await page.clock.pauseAt(T0 + 1_000);
+  // Notes when the popup's mount effect has read the session flag; it arms its timer right after.
+  await page.addInitScript((key) => {
+    const getItem = Storage.prototype.getItem;
+    Storage.prototype.getItem = function (this: Storage, k: string) {
+      if (k === key) (window as unknown as { __popupChecked: boolean }).__popupChecked = true;
+      return getItem.call(this, k);
+    };
+  }, DONATION_DISMISSED_KEY);
+  await page.goto(`${app.url}/`, { waitUntil: 'load' });
+  await waitForPopupArmed(page);
+  return { page, problems };
+}
+
+/** Hydrated and the popup's mount effect has run, so the fake clock can be moved with a known start. */
+async function waitForPopupArmed(page: Page): Promise<void> {
+  await page.waitForFunction(() => (window as unknown as { __popupChecked?: boolean }).__popupChecked === true, undefined, {
+    timeout: 15_000,
+    polling: 50,
+  });
+}
+
+const popup = (page: Page): Locator => page.getByRole('dialog', { name: POPUP_NAME });
+const dialogCount = (page: Page) => page.locator('dialog').count();
+const flag = (page: Page) => page.evaluate((key) => sessionStorage.getItem(key), DONATION_DISMISSED_KEY);
+
+/** Moves the fake clock to 30 s after load and waits for the popup (its code loads when due). */
+async function showPopup(page: Page): Promise<Locator> {
+  await page.clock.runFor(DONATION_POPUP_DELAY_MS);
+  const dialog = popup(page);
+  await dialog.waitFor({ state: 'visible', timeout: 10_000 });
+  return dialog;
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical findings inside the open dialog. */
+async function seriousA11yViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async () => {
+    type Result = { violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown[] }> }> };
+    const axe = (window as unknown as { axe: { run(ctx: Element): Promise<Result> } }).axe;
+    const { violations } = await axe.run(document.querySelector('dialog')!);
+    return violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
+
+// Third-party loads (ads, frames) are blocked in tests; Chromium reports each as a console error.
+const ownProblems = (problems: string[]) => problems.filter((p) => !p.includes('net::ERR_BLOCKED_BY_CLIENT'));
+
+describe('donation popup', () => {
+  it('appears 30 s after the home page loads, not before, as a labelled modal dialog with focus inside', async () => {
+    const { page, problems } = await openHome();
+    expect(await dialogCount(page)).toBe(0);
+    // Where focus is when the popup opens; it must come back here when it closes.
+    const toggle = page.getByTestId('theme-toggle');
+    await toggle.focus();
+
+    await page.clock.runFor(DONATION_POPUP_DELAY_MS - 1);
+    await page.waitForTimeout(500);
+    expect(await dialogCount(page)).toBe(0);
+
+    await page.clock.runFor(1);
+    const dialog = popup(page);
+    await dialog.waitFor({ state: 'visible', timeout: 10_000 });
+
+    const state = await dialog.evaluate((el) => ({
+      modal: el.matches(':modal'),
+      focusInside: el.contains(document.activeElement),
+    }));
+    expect(state).toEqual({ modal: true, focusInside: true });
+    expect(await dialog.getByRole('button', { name: 'Maybe later' }).isVisible()).toBe(true);
+    expect(await dialog.getByRole('button', { name: 'Close' }).isVisible()).toBe(true);
+    const donate = dialog.getByRole('link', { name: 'Donate (opens in a new tab)' });
+    expect(await donate.getAttribute('href')).toBe(DONATION_URL);
+    expect(await donate.getAttribute('target')).toBe('_blank');
+    expect(await donate.getAttribute('rel')).toBe('noopener noreferrer');
+    expect((await dialog.textContent()) ?? '').toMatch(/independent journalism/i);
+    // The page behind is inert: a click on the theme toggle does not reach it.
+    const box = (await toggle.boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    expect(await toggle.getAttribute('aria-pressed')).toBe('false');
+    expect(await page.evaluate(() => document.documentElement.className)).toBe('');
+    expect(await flag(page)).toBeNull();
+
+    await dialog.getByRole('button', { name: 'Maybe later' }).click();
+    await page.waitForFunction(() => document.querySelector('dialog') === null, undefined, { timeout: 5_000 });
+    expect(await flag(page)).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('theme-toggle');
+    expect(ownProblems(problems)).toEqual([]);
+  });
+
+  it('stays away for the rest of the session once dismissed, even after a reload', async () => {
+    const { page, problems } = await openHome();
+    const dialog = await showPopup(page);
+    await dialog.getByRole('button', { name: 'Maybe later' }).click();
+    await page.waitForFunction(() => document.querySelector('dialog') === null, undefined, { timeout: 5_000 });
+
+    await page.reload({ waitUntil: 'load' });
+    await waitForPopupArmed(page);
+    const before = await page.evaluate(() => Date.now());
+    await page.clock.runFor(DONATION_POPUP_DELAY_MS + 5_000);
+    // The fake clock really moved in the reloaded page, so the 30 s did pass there.
+    expect(await page.evaluate(() => Date.now())).toBeGreaterThanOrEqual(before + DONATION_POPUP_DELAY_MS + 5_000);
+    await page.waitForTimeout(1_000);
+    expect(await dialogCount(page)).toBe(0);
+    expect(await flag(page)).toBe('true');
+    expect(ownProblems(problems)).toEqual([]);
+  });
+
+  it('Escape closes it and sets the flag', async () => {
+    const { page, problems } = await openHome();
+    await showPopup(page);
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => document.querySelector('dialog') === null, undefined, { timeout: 5_000 });
+    expect(await flag(page)).toBe('true');
+    expect(ownProblems(problems)).toEqual([]);
+  });
+
+  it('the close icon closes it and sets the flag', async () => {
+    const { page, problems } = await openHome();
+    const dialog = await showPopup(page);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.waitForFunction(() => document.querySelector('dialog') === null, undefined, { timeout: 5_000 });
+    expect(await flag(page)).toBe('true');
+    expect(ownProblems(problems)).toEqual([]);
+  });
+
+  it.each([false, true])('axe finds no serious or critical violation in the open popup (dark theme: %s)', async (dark) => {
+    const { page, problems } = await openHome();
+    if (dark) {
+      await page.getByTestId('theme-toggle').click();
+      await page.waitForFunction(() => document.documentElement.classList.contains('dark'));
+    }
+    await showPopup(page);
+    // axe schedules its own work with timers: let the page's clock run again.
+    await page.clock.resume();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(ownProblems(problems)).toEqual([]);
+  });
+
+  it('a new session shows it again', async () => {
+    // Dismissal is per session: another context is another session.
+    const first = await openHome();
+    await (await showPopup(first.page)).getByRole('button', { name: 'Maybe later' }).click();
+    const second = await openHome();
+    expect(await flag(second.page)).toBeNull();
+    await showPopup(second.page);
+    expect(ownProblems(second.problems)).toEqual([]);
+  });
+});

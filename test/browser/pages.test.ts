@@ -1,0 +1,260 @@
+/**
+ * The content pages in a real browser (Debian's Chromium): content present,
+ * no sideways scroll on a phone, the home grid's columns, the ad layouts by
+ * viewport (compared with the rule in ad-layout.ts), ad and form scripts
+ * added and removed by effects, and nothing shifting while third parties fail.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { notFoundAds } from '../../src/shared/content/ads.ts';
+import { homeBottomAds, homeSections, homeTopAds } from '../../src/shared/content/home.ts';
+import { termsAdBreaks } from '../../src/shared/content/terms.ts';
+import type { AdRowSpec } from '../../src/shared/content/types.ts';
+import { viewportAt, visibleItems } from '../../src/shared/ui/components/ad-layout.ts';
+import { startApp, type AppProcess } from '../support/app-process.ts';
+import { blockThirdParties, collectConsoleProblems, launchBrowser } from '../support/browser.ts';
+
+const AD_SCRIPT_URL = 'https://adnet.pages-test.example/tag.js';
+const FORM_SCRIPT_URL = 'https://forms.pages-test.example/embed.js';
+
+let app: AppProcess;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([
+    startApp({ AD_SCRIPT_URL, CONTACT_FORM_SCRIPT_URL: FORM_SCRIPT_URL, LOG_LEVEL: 'warn' }),
+    launchBrowser(),
+  ]);
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close().catch(() => {});
+  await browser?.close();
+  await app?.stop();
+});
+
+interface Opened {
+  page: Page;
+  problems: string[];
+}
+
+/** Opens a page with third parties failing, and records layout shifts from the first paint on. */
+async function open(path: string, width: number): Promise<Opened> {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  await blockThirdParties(page, app.url);
+  const problems = collectConsoleProblems(page);
+  await page.addInitScript(() => {
+    const w = window as unknown as { __shift: number };
+    w.__shift = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as unknown as Array<{ value: number; hadRecentInput: boolean }>) {
+        if (!e.hadRecentInput) w.__shift += e.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  await page.goto(`${app.url}${path}`, { waitUntil: 'load' });
+  await hydrated(page);
+  return { page, problems };
+}
+
+/** Effects have run once the header's theme toggle answers (the not-found page has none: its ads answer instead). */
+async function hydrated(page: Page): Promise<void> {
+  const toggle = page.getByTestId('theme-toggle');
+  if ((await toggle.count()) === 0) {
+    await expect.poll(() => page.locator('.ad-script script').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    return;
+  }
+  await expect
+    .poll(
+      async () => {
+        await toggle.click();
+        return page.locator('html').getAttribute('class');
+      },
+      { timeout: 10_000 },
+    )
+    .toBe('dark');
+  await toggle.click();
+}
+
+// Third-party loads are blocked here; Chromium reports each as a console error we expect.
+const ownProblems = (problems: string[]) =>
+  problems.filter((p) => !p.includes('net::ERR_BLOCKED_BY_CLIENT') && !p.includes('status of 404'));
+
+const columns = (page: Page, selector: string) =>
+  page.locator(selector).evaluate((el) => getComputedStyle(el).gridTemplateColumns.split(' ').filter(Boolean).length);
+
+/** For each .ad-row on the page: the kinds of boxes actually displayed. */
+const displayedRows = (page: Page) =>
+  page.locator('.ad-row').evaluateAll((rows) =>
+    rows.map((row) =>
+      [...row.children]
+        .filter((child) => child.getClientRects().length > 0)
+        .map((child) => (child.classList.contains('ad-row__widget') ? 'widget' : 'ad')),
+    ),
+  );
+
+const expectedRows = (rows: AdRowSpec[], width: number) =>
+  rows.map((row) => visibleItems(row, viewportAt(width)).map((item) => item.kind));
+
+const paths = ['/', '/about', '/contact', '/careers', '/privacy', '/terms', '/radio', '/books', '/no-such-page'];
+
+describe('every page on a 375 px phone', () => {
+  it.each(paths)('%s has no horizontal scroll and a clean console', async (path) => {
+    const { page, problems } = await open(path, 375);
+    const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      clientWidth: document.documentElement.clientWidth,
+    }));
+    expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+    expect(ownProblems(problems)).toEqual([]);
+  });
+});
+
+describe('content is present', () => {
+  const cases: Array<[string, string[]]> = [
+    ['/', ['News Imageboard', 'Support Independent Journalism', 'Subscribe for $1/week', 'Make a Donation', ...homeSections.map((s) => s.title)]],
+    ['/about', ['About Us', 'founded in 2025', 'Our Mission', 'Our Values', 'Integrity', 'Impact', 'Our Team', 'Subscribe Today']],
+    ['/contact', ['Contact Us', 'General Inquiries', 'Editorial Department', 'News Tips', 'Corrections', 'Advertising', 'Subscriptions']],
+    ['/careers', ['Careers', 'City Beat Reporter', 'Social Media Editor', 'Remote (Midwest)', 'Parental leave', 'General Application']],
+    ['/privacy', ['Privacy Policy', 'Last updated: April 17, 2025', '1. Information We Collect', '10. Contact Us']],
+    ['/terms', ['Terms of Service', 'Last updated: April 17, 2025', '5. User Conduct', '9. Governing Law', '11. Contact Information']],
+    ['/no-such-page', ['404', 'Oops! Page not found', 'Return to Home', 'Advertisement']],
+  ];
+  it.each(cases)('%s shows its words at 375 and 1280 px', async (path, words) => {
+    for (const width of [375, 1280]) {
+      const { page, problems } = await open(path, width);
+      // innerText: only what is displayed (CSS may upper-case labels, so compare case-insensitively).
+      const text = (await page.locator('body').innerText()).toLowerCase();
+      for (const word of words) expect(text, `${path} @${width}: ${word}`).toContain(word.toLowerCase());
+      expect(ownProblems(problems)).toEqual([]);
+    }
+  });
+});
+
+describe('home layout', () => {
+  it('the section grid has 4 columns at 1280 px and 1 at 375 px', async () => {
+    expect(await columns((await open('/', 1280)).page, '.section-grid')).toBe(4);
+    expect(await columns((await open('/', 375)).page, '.section-grid')).toBe(1);
+  });
+
+  it('the featured card puts its 16:9 image right of the text on desktop, above it on a phone', async () => {
+    for (const width of [1280, 375]) {
+      const { page } = await open('/', width);
+      const box = await page.locator('.card--featured').evaluate((card) => {
+        const body = card.querySelector('.card__body')!.getBoundingClientRect();
+        const img = card.querySelector('img')!.getBoundingClientRect();
+        return { body, img: { left: img.left, top: img.top, ratio: img.width / img.height } };
+      });
+      expect(box.img.ratio).toBeCloseTo(16 / 9, 1);
+      if (width === 1280) expect(box.img.left).toBeGreaterThanOrEqual(box.body.right);
+      else expect(box.img.top).toBeLessThan(box.body.top);
+    }
+  });
+
+  it('section cards show images at 4:3, and cards without an image still have their text', async () => {
+    const { page } = await open('/', 1280);
+    const ratios = await page.locator('.home-section .card img').evaluateAll((imgs) =>
+      imgs.map((img) => img.getBoundingClientRect().width / img.getBoundingClientRect().height),
+    );
+    expect(ratios.length).toBeGreaterThan(0);
+    for (const r of ratios) expect(r).toBeCloseTo(4 / 3, 1);
+    const textOnly = page.locator('.home-section .card:not(:has(img))').first();
+    expect(await textOnly.locator('.card__title').isVisible()).toBe(true);
+    expect(await textOnly.locator('.card__excerpt').isVisible()).toBe(true);
+  });
+
+  it('the header anchors scroll to their sections', async () => {
+    const { page } = await open('/', 1280);
+    await page.locator('.site-nav__list--desktop a[href="#sports"]').click();
+    await expect.poll(() => page.locator('#sports').evaluate((el) => Math.round(el.getBoundingClientRect().top))).toBeLessThan(5);
+  });
+
+  it('the imageboard frame is 1600 px high', async () => {
+    const { page } = await open('/', 1280);
+    expect(await page.locator('.imageboard__frame').evaluate((f) => f.getBoundingClientRect().height)).toBeGreaterThanOrEqual(1600);
+  });
+
+  it.each([375, 1280])('ad rows follow the layout rule at %i px', async (width) => {
+    const { page } = await open('/', width);
+    expect(await displayedRows(page)).toEqual(expectedRows([homeTopAds, homeBottomAds], width));
+  });
+});
+
+describe('ad boxes', () => {
+  it.each([375, 1280])('terms: one banner on a phone; banner, house widget, banner on desktop (%i px)', async (width) => {
+    const { page } = await open('/terms', width);
+    const rows = await displayedRows(page);
+    expect(rows).toEqual(expectedRows([...termsAdBreaks.values()], width));
+    expect(rows[0]).toEqual(width === 375 ? ['ad'] : ['ad', 'widget', 'ad']);
+    if (width === 1280) {
+      // Side by side, in one row.
+      const tops = await page.locator('.ad-row').first().evaluate((row) => [...row.children].map((c) => c.getBoundingClientRect().top));
+      expect(new Set(tops).size).toBe(1);
+    }
+  });
+
+  it.each([375, 1280])('not-found ads follow the layout rule at %i px', async (width) => {
+    const { page } = await open('/no-such-page', width);
+    expect(await displayedRows(page)).toEqual(expectedRows([notFoundAds], width));
+  });
+
+  it('reserve 250 or 600 px, and the script containers 250 px, before anything loads', async () => {
+    const { page } = await open('/', 1280);
+    const heights = await page.locator('.ad-slot').evaluateAll((slots) =>
+      slots.map((s) => ({ tall: s.classList.contains('ad-slot--h600'), h: s.getBoundingClientRect().height })),
+    );
+    expect(heights.length).toBeGreaterThan(5);
+    for (const { tall, h } of heights) expect(h).toBeGreaterThanOrEqual(tall ? 600 : 250);
+    const scripts = await page.locator('.ad-script').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
+    for (const h of scripts) expect(h).toBeGreaterThanOrEqual(250);
+  });
+
+  it('insert the ad script into displayed banner slots only, and clear it when the page goes', async () => {
+    for (const width of [375, 1280]) {
+      const { page } = await open('/terms', width);
+      const shown = await page.locator('.ad-script').evaluateAll((els) => els.filter((e) => e.getClientRects().length > 0).length);
+      expect(shown).toBe(width === 375 ? termsAdBreaks.size : termsAdBreaks.size * 2);
+      await expect.poll(() => page.locator(`.ad-script script[src="${AD_SCRIPT_URL}"]`).count()).toBe(shown);
+      // Every banner id goes with its script.
+      const ids = await page.locator('.ad-script script').evaluateAll((s) => s.map((e) => (e as HTMLElement).dataset.bannerId));
+      for (const id of ids) expect(Number(id)).toBeGreaterThan(0);
+      // Client-side navigation unmounts the slots: no ad script is left behind.
+      await page.locator('footer a[href="/privacy"]').click();
+      await expect.poll(() => page.locator('h1').innerText()).toBe('Privacy Policy');
+      expect(await page.locator(`script[src="${AD_SCRIPT_URL}"]`).count()).toBe(0);
+    }
+  });
+
+  it.each(['/', '/terms', '/no-such-page'])('nothing shifts on %s while ads and frames fail to load', async (path) => {
+    for (const width of [375, 1280]) {
+      const { page } = await open(path, width);
+      await page.waitForTimeout(300);
+      const shift = await page.evaluate(() => (window as unknown as { __shift: number }).__shift);
+      expect(shift, `${path} @${width}`).toBeLessThan(0.01);
+    }
+  });
+});
+
+describe('contact page', () => {
+  it('loads the form-embed script on this page only, and removes it on leaving', async () => {
+    const { page, problems } = await open('/contact', 1280);
+    await expect.poll(() => page.locator(`script[src="${FORM_SCRIPT_URL}"]`).count()).toBe(1);
+    const frame = page.locator('iframe.contact-form__frame');
+    expect(new URL((await frame.getAttribute('src'))!).searchParams.get('category')).toBe('local-news-community');
+    expect(await frame.evaluate((f) => f.getBoundingClientRect().height)).toBeGreaterThanOrEqual(789);
+    await page.locator('footer a[href="/terms"]').click();
+    await expect.poll(() => page.locator('h1').innerText()).toBe('Terms of Service');
+    expect(await page.locator(`script[src="${FORM_SCRIPT_URL}"]`).count()).toBe(0);
+    expect(ownProblems(problems)).toEqual([]);
+  });
+
+  it('no other page loads the form-embed script', async () => {
+    for (const path of ['/', '/about', '/terms']) {
+      const { page } = await open(path, 1280);
+      expect(await page.locator(`script[src="${FORM_SCRIPT_URL}"]`).count()).toBe(0);
+    }
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * First-load budgets (issue 5): every route's first load is at most 90 KB of
+ * gzip JS and 20 KB of gzip CSS, computed from the build's manifest, and the
+ * manifest's figure is what a browser really fetches for the page.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import request from 'supertest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BUDGET, firstLoadWeights, type Manifest } from '../scripts/bundle.ts';
+import { pages } from '../src/shared/pages.ts';
+import { testApp } from './support/test-app.ts';
+
+const DIST = 'dist';
+const manifest = JSON.parse(readFileSync(join(DIST, 'manifest.json'), 'utf8')) as Manifest;
+const weights = firstLoadWeights(manifest, join(DIST, 'client'));
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+const gzipSize = (url: string) => gzipSync(readFileSync(join(DIST, 'client', url)), { level: 9 }).length;
+
+describe('first-load budgets of the build', () => {
+  it('are the issue\'s: 90 KB gzip JS and 20 KB gzip CSS per route', () => {
+    expect(BUDGET).toEqual({ js: 90 * 1024, css: 20 * 1024 });
+  });
+
+  it.each(pages.map((p) => [p.module, p.path] as const))('%s (%s) stays within them', (module) => {
+    const weight = weights.find((w) => w.page === module);
+    expect(weight, `manifest has no page "${module}"`).toBeDefined();
+    console.log(`first load ${module.padEnd(9)} js ${kb(weight!.js)}  css ${kb(weight!.css)}`);
+    expect(weight!.js, `${module} first-load JS ${kb(weight!.js)}`).toBeLessThanOrEqual(BUDGET.js);
+    expect(weight!.css, `${module} first-load CSS ${kb(weight!.css)}`).toBeLessThanOrEqual(BUDGET.css);
+  });
+});
+
+const attributes = (source: string): Record<string, string> =>
+  Object.fromEntries([...source.matchAll(/([\w-]+)="([^"]*)"/g)].map((m) => [m[1]!.toLowerCase(), m[2]!]));
+
+describe('the manifest figure is what the page links', () => {
+  const app = testApp();
+
+  // The scripts, module preloads and stylesheets the server writes into the page,
+  // gzipped one by one, must add up to the manifest's first-load weight.
+  it.each(pages.map((p) => [p.path === '*' ? '/no-such-page' : p.path, p.module] as const))(
+    '%s links exactly its first-load files',
+    async (path, module) => {
+      const res = await request(app).get(path);
+      const head = res.text.slice(0, res.text.indexOf('</head>'));
+      const tags = [...head.matchAll(/<(script|link)\b([^>]*)>/g)].map((m) => ({ name: m[1], attr: attributes(m[2]!) }));
+      const js = tags.flatMap((t) =>
+        t.name === 'script' && t.attr.src ? [t.attr.src] : t.attr.rel === 'modulepreload' && t.attr.href ? [t.attr.href] : [],
+      );
+      const css = tags.flatMap((t) => (t.attr.rel === 'stylesheet' && t.attr.href ? [t.attr.href] : []));
+      expect(js.length).toBeGreaterThan(1);
+      expect(new Set(js).size).toBe(js.length);
+      const weight = weights.find((w) => w.page === module)!;
+      expect(js.reduce((sum, f) => sum + gzipSize(f), 0)).toBe(weight.js);
+      expect(css.reduce((sum, f) => sum + gzipSize(f), 0)).toBe(weight.css);
+    },
+  );
+});
+
+describe('firstLoadWeights', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'budget-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const write = (url: string, bytes: Buffer | string) => {
+    mkdirSync(join(dir, 'assets'), { recursive: true });
+    writeFileSync(join(dir, url), bytes);
+  };
+
+  it('counts the entry, its imports, the page\'s own chunks and the CSS, so a big chunk breaks the budget', () => {
+    write('/assets/entry.js', 'export const entry = 1;\n'.repeat(200));
+    write('/assets/shared.js', 'export const shared = 2;\n'.repeat(200));
+    write('/assets/Small.js', 'export const small = 3;\n');
+    // Random bytes do not compress: 120 KB stays about 120 KB in gzip.
+    write('/assets/Big.js', randomBytes(120 * 1024));
+    write('/assets/entry.css', 'body{margin:0}\n'.repeat(100));
+    const fixture: Manifest = {
+      entry: { js: '/assets/entry.js', css: ['/assets/entry.css'], imports: ['/assets/shared.js'] },
+      pages: { Small: ['/assets/Small.js'], Big: ['/assets/Big.js'] },
+    };
+    const gz = (url: string) => gzipSync(readFileSync(join(dir, url)), { level: 9 }).length;
+    const result = firstLoadWeights(fixture, dir);
+    const small = result.find((w) => w.page === 'Small')!;
+    const big = result.find((w) => w.page === 'Big')!;
+
+    const entryJs = gz('/assets/entry.js') + gz('/assets/shared.js');
+    expect(small.js).toBe(entryJs + gz('/assets/Small.js'));
+    expect(big.js).toBe(entryJs + gz('/assets/Big.js'));
+    expect(small.css).toBe(gz('/assets/entry.css'));
+    expect(small.js).toBeLessThanOrEqual(BUDGET.js);
+    expect(big.js).toBeGreaterThan(BUDGET.js);
+  });
+});

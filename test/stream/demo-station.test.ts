@@ -1,0 +1,87 @@
+/**
+ * The built-in demo station: on its own, and behind the built server exactly
+ * as `npm start` runs it with no upstream configured.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { findFrameSync, frameHeaderAt, splitFrames } from '../../src/server/demo-station/mp3-frames.ts';
+import { DEMO_LOOP_MP3_BASE64 } from '../../src/server/demo-station/demo-loop.ts';
+import { DEMO_TITLE, startDemoStation } from '../../src/server/demo-station/station.ts';
+import { startApp, type AppProcess } from '../support/app-process.ts';
+import { fetchAll, openStream, sleep } from './helpers.ts';
+
+const loop = Buffer.from(DEMO_LOOP_MP3_BASE64, 'base64');
+const frames = splitFrames(loop);
+const bytesPerSecond = loop.length / ((frames.length * 1152) / 44_100);
+
+/** Bytes per second over [from, from + seconds] of an open stream. */
+async function rate(received: () => number, from: number, seconds: number): Promise<number> {
+  await sleep(from * 1000);
+  const a = received();
+  const t0 = performance.now();
+  await sleep(seconds * 1000);
+  return (received() - a) / ((performance.now() - t0) / 1000);
+}
+
+describe('the demo loop', () => {
+  it('is a whole number of valid MPEG-1 Layer III frames at 44.1 kHz', () => {
+    expect(frames.length).toBeGreaterThan(300);
+    expect(frames.reduce((n, f) => n + f.length, 0)).toBe(loop.length);
+    for (const frame of frames) expect(frameHeaderAt(frame, 0)).toMatchObject({ sampleRate: 44_100, samples: 1152 });
+  });
+});
+
+describe('startDemoStation', () => {
+  it('serves the mount at real-time rate from a frame boundary, and an Icecast-shaped status', async () => {
+    const station = await startDemoStation({ mount: '/stream' });
+    try {
+      const stream = await openStream(`${station.url}`);
+      expect(stream.status).toBe(200);
+      expect(stream.headers['content-type']).toBe('audio/mpeg');
+      const measured = await rate(stream.received, 0.5, 3);
+      expect(measured).toBeGreaterThan(bytesPerSecond * 0.75);
+      expect(measured).toBeLessThan(bytesPerSecond * 1.25);
+      const body = stream.body();
+      expect(findFrameSync(body, 0, 50)).toBe(0);
+
+      const status = await fetchAll(`http://127.0.0.1:${station.port}/status-json.xsl`);
+      const source = JSON.parse(status.text).icestats.source;
+      expect(source).toMatchObject({ listeners: 1, title: DEMO_TITLE });
+      expect(new URL(source.listenurl).pathname).toBe('/stream');
+
+      expect((await fetchAll(`http://127.0.0.1:${station.port}/other`)).status).toBe(404);
+      stream.destroy();
+    } finally {
+      await station.close();
+    }
+  });
+});
+
+describe('npm start with no upstream configured', () => {
+  let app: AppProcess | undefined;
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it('plays the demo station through /api/stream?port=8076, unhurried by short server timeouts', async () => {
+    app = await startApp({ STREAM_UPSTREAM_HOST: '', REQUEST_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '1000', KEEP_ALIVE_TIMEOUT_MS: '1000' });
+    const stream = await openStream(`${app.url}/api/stream?port=8076`, { headers: { Connection: 'keep-alive' } });
+    expect(stream.status).toBe(200);
+    expect(stream.headers['content-type']).toBe('audio/mpeg');
+    expect(stream.headers['icy-name']).toMatch(/demo/i);
+    // Longer than every server timeout above: a stream is not a request that is still arriving.
+    const measured = await rate(stream.received, 0.5, 3);
+    expect(measured).toBeGreaterThan(bytesPerSecond * 0.75);
+    expect(measured).toBeLessThan(bytesPerSecond * 1.25);
+    expect(findFrameSync(stream.body(), 0, 50)).toBe(0);
+
+    const nowPlaying = await fetchAll(`${app.url}/api/now-playing?port=8076`);
+    expect(JSON.parse(nowPlaying.text)).toEqual({ live: true, title: DEMO_TITLE, listeners: 1 });
+    stream.destroy();
+  });
+
+  it('stops the station with the server', async () => {
+    const code = await app!.stop();
+    expect(code).toBe(0);
+    expect(app!.logs.join('\n')).toMatch(/demo station on the air/);
+  });
+});

@@ -1,0 +1,228 @@
+/** Shared pieces of the stream tests: the app on a real socket, raw stream readers, fake upstreams. */
+import { createServer as createHttpServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { createApp, type AppLocals } from '../../src/server/app.ts';
+import { loadConfig } from '../../src/server/config.ts';
+import type { StreamConfig } from '../../src/server/stream/config.ts';
+import type { StreamService } from '../../src/server/stream/index.ts';
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface ProxyApp {
+  url: string;
+  server: Server;
+  streams: StreamService;
+  close(): Promise<void>;
+}
+
+/** The real Express app (createApp) listening on 127.0.0.1, with stream settings overridden. */
+export async function startProxyApp(stream: Partial<StreamConfig>, env: Record<string, string> = {}): Promise<ProxyApp> {
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', STREAM_UPSTREAM_HOST: '127.0.0.1', ...env });
+  config.stream = { ...config.stream, ...stream };
+  const app = createApp(config);
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    server,
+    streams: (app.locals as AppLocals).streams,
+    close: () =>
+      new Promise<void>((resolve) => {
+        (app.locals as AppLocals).streams.closeAll();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface OpenStream {
+  status: number;
+  headers: IncomingHttpHeaders;
+  rawHeaders: string[];
+  /** ms from request to response headers. */
+  headersAfterMs: number;
+  /** Bytes received so far. */
+  received(): number;
+  body(): Buffer;
+  /** Resolves with the time (performance.now()) the response ended or its connection closed. */
+  ended: Promise<number>;
+  /** Resolves once at least n bytes arrived (rejects after timeoutMs). */
+  waitForBytes(n: number, timeoutMs?: number): Promise<void>;
+  destroy(): void;
+}
+
+export interface OpenOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  localAddress?: string;
+  /** Keep at most this many body bytes (the count still grows). */
+  keep?: number;
+}
+
+/** A GET (or HEAD) with its own connection, body counted as it arrives. */
+export function openStream(url: string, options: OpenOptions = {}): Promise<OpenStream> {
+  const started = performance.now();
+  // The path goes out byte for byte (no URL normalisation), so malformed queries reach the server as written.
+  const { origin, hostname, port } = new URL(url);
+  const path = url.slice(origin.length) || '/';
+  return new Promise((resolve, reject) => {
+    const req = request({
+      hostname,
+      port,
+      path,
+      method: options.method ?? 'GET',
+      agent: false,
+      headers: options.headers,
+      ...(options.localAddress && { localAddress: options.localAddress }),
+    });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      let count = 0;
+      const keep = options.keep ?? 4 * 1024 * 1024;
+      const waiters = new Set<() => void>();
+      res.on('data', (chunk: Buffer) => {
+        count += chunk.length;
+        if (kept < keep) {
+          chunks.push(chunk);
+          kept += chunk.length;
+        }
+        for (const w of waiters) w();
+      });
+      const ended = new Promise<number>((done) => {
+        const finish = () => done(performance.now());
+        res.once('end', finish);
+        res.once('close', finish);
+        res.once('error', finish);
+      });
+      resolve({
+        status: res.statusCode ?? 0,
+        headers: res.headers,
+        rawHeaders: res.rawHeaders,
+        headersAfterMs: performance.now() - started,
+        received: () => count,
+        body: () => Buffer.concat(chunks),
+        ended,
+        waitForBytes(n, timeoutMs = 10_000) {
+          if (count >= n) return Promise.resolve();
+          return new Promise<void>((ok, fail) => {
+            const timer = setTimeout(() => {
+              waiters.delete(check);
+              fail(new Error(`only ${count} of ${n} bytes after ${timeoutMs} ms`));
+            }, timeoutMs);
+            const check = () => {
+              if (count < n) return;
+              clearTimeout(timer);
+              waiters.delete(check);
+              ok();
+            };
+            waiters.add(check);
+            void ended.then(() => {
+              if (count < n) {
+                clearTimeout(timer);
+                waiters.delete(check);
+                fail(new Error(`stream ended after ${count} of ${n} bytes`));
+              }
+            });
+          });
+        },
+        destroy: () => {
+          res.destroy();
+          req.destroy();
+        },
+      });
+    });
+    req.end();
+  });
+}
+
+/** GET returning status, headers and the whole (short) body. */
+export async function fetchAll(url: string, options: OpenOptions = {}): Promise<{ status: number; headers: IncomingHttpHeaders; text: string; ms: number }> {
+  const started = performance.now();
+  const res = await openStream(url, options);
+  await res.ended;
+  return { status: res.status, headers: res.headers, text: res.body().toString('utf8'), ms: performance.now() - started };
+}
+
+export interface TcpProbe {
+  port: number;
+  /** Connections accepted so far. */
+  readonly connections: number;
+  /** Sockets currently open. */
+  readonly open: number;
+  sockets: Set<Socket>;
+  close(): Promise<void>;
+}
+
+/** A TCP server that accepts and never answers (a hung upstream), or counts connections. */
+export async function startSilentUpstream(): Promise<TcpProbe> {
+  const sockets = new Set<Socket>();
+  let connections = 0;
+  const server: TcpServer = createTcpServer((socket) => {
+    connections += 1;
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.on('close', () => sockets.delete(socket));
+    socket.resume(); // read and drop the request, so the peer's close is noticed; never answer
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    port: (server.address() as AddressInfo).port,
+    get connections() {
+      return connections;
+    },
+    get open() {
+      return sockets.size;
+    },
+    sockets,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface FakeUpstream {
+  port: number;
+  requests: { method: string; url: string; headers: IncomingHttpHeaders }[];
+  /** Server-side sockets currently open. */
+  readonly open: number;
+  close(): Promise<void>;
+}
+
+/** An HTTP upstream whose behaviour each test writes; it records what it was asked. */
+export async function startFakeUpstream(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<FakeUpstream> {
+  const requests: FakeUpstream['requests'] = [];
+  const sockets = new Set<Socket>();
+  const server = createHttpServer((req, res) => {
+    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
+    handler(req, res);
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    port: (server.address() as AddressInfo).port,
+    requests,
+    get open() {
+      return sockets.size;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Resolves when check() holds, or after timeoutMs (the caller asserts). */
+export async function until(check: () => boolean, timeoutMs = 2_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!check() && performance.now() < deadline) await sleep(20);
+}

@@ -1,0 +1,269 @@
+/**
+ * /api/stream when the upstream misbehaves, with local fake upstreams that do
+ * exactly one bad thing each: refuse, hang, stall, reset, redirect, fail.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../support/app-process.ts';
+import {
+  fetchAll,
+  openStream,
+  sleep,
+  startFakeUpstream,
+  startProxyApp,
+  startSilentUpstream,
+  until,
+  type FakeUpstream,
+  type ProxyApp,
+  type TcpProbe,
+} from './helpers.ts';
+
+const STREAM = '/api/stream?port=8076';
+const cleanup: (() => Promise<void> | void)[] = [];
+
+afterEach(async () => {
+  for (const fn of cleanup.splice(0).reverse()) await fn();
+});
+
+async function appFor(upstreamPort: number, overrides: Parameters<typeof startProxyApp>[0] = {}): Promise<ProxyApp> {
+  const app = await startProxyApp({ upstreamPorts: { 8076: upstreamPort }, ...overrides });
+  cleanup.push(() => app.close());
+  return app;
+}
+
+async function fake(handler: Parameters<typeof startFakeUpstream>[0]): Promise<FakeUpstream> {
+  const upstream = await startFakeUpstream(handler);
+  cleanup.push(() => upstream.close());
+  return upstream;
+}
+
+async function silent(): Promise<TcpProbe> {
+  const probe = await startSilentUpstream();
+  cleanup.push(() => probe.close());
+  return probe;
+}
+
+/** A fake Icecast: audio headers, then `chunks` of bytes as the test schedules them. */
+function audioHeaders(res: import('node:http').ServerResponse, type = 'audio/mpeg'): void {
+  res.writeHead(200, { 'Content-Type': type, Server: 'FakeCast', 'icy-name': 'Fake' });
+  res.flushHeaders();
+}
+
+describe('upstream down or hanging', () => {
+  it('answers 502 promptly when the upstream refuses connections', async () => {
+    const app = await appFor(await freePort()); // nothing listens there
+    const res = await fetchAll(`${app.url}${STREAM}`);
+    expect(res.status).toBe(502);
+    expect(res.ms).toBeLessThan(1_000);
+    expect(res.text).toBe('Stream upstream error');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(app.streams.activeListeners).toBe(0);
+  });
+
+  it('answers 504 after the configured timeout when the upstream accepts and never answers, and lets go of it', async () => {
+    const hung = await silent();
+    const app = await appFor(hung.port, { connectTimeoutMs: 800 });
+    const res = await fetchAll(`${app.url}${STREAM}`);
+    expect(res.status).toBe(504);
+    expect(res.ms).toBeGreaterThanOrEqual(750);
+    expect(res.ms).toBeLessThan(2_000);
+    expect(res.text).toBe('Stream upstream timed out');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(hung.connections).toBe(1);
+    await until(() => hung.open === 0, 1_000);
+    expect(hung.open).toBe(0);
+    expect(app.streams.activeListeners).toBe(0);
+  });
+});
+
+describe('upstream answers that are not audio', () => {
+  it('does not follow a redirect, and answers 502', async () => {
+    const elsewhere = await silent();
+    const upstream = await fake((_req, res) => {
+      res.writeHead(302, { Location: `http://127.0.0.1:${elsewhere.port}/stream` }).end('moved');
+    });
+    const app = await appFor(upstream.port);
+    const res = await fetchAll(`${app.url}${STREAM}`);
+    expect(res.status).toBe(502);
+    expect(res.headers.location).toBeUndefined();
+    expect(res.text).toBe('Stream upstream error');
+    await sleep(200);
+    expect(elsewhere.connections).toBe(0);
+  });
+
+  it('never echoes the upstream error text', async () => {
+    const upstream = await fake((_req, res) => {
+      res.writeHead(500, { 'Content-Type': 'text/html', Server: 'FakeCast' }).end('<h1>secret internal path /etc/icecast</h1>');
+    });
+    const app = await appFor(upstream.port);
+    const res = await fetchAll(`${app.url}${STREAM}`);
+    expect(res.status).toBe(502);
+    expect(res.text).toBe('Stream upstream error');
+    expect(res.headers.server).toBeUndefined();
+  });
+});
+
+describe('what the upstream is asked', () => {
+  it('requests exactly the configured mount, without the query or the client headers it must not see', async () => {
+    const upstream = await fake((_req, res) => {
+      audioHeaders(res);
+      res.write(Buffer.alloc(1024, 1));
+    });
+    const app = await appFor(upstream.port, { mount: '/live.mp3' });
+    const stream = await openStream(`${app.url}${STREAM}`, {
+      headers: {
+        Range: 'bytes=0-',
+        'Icy-MetaData': '1',
+        Cookie: 'session=secret',
+        Authorization: 'Bearer secret',
+        'X-Forwarded-For': '203.0.113.9',
+        Referer: 'http://127.0.0.1/radio',
+        'User-Agent': 'radio-test',
+      },
+    });
+    expect(stream.status).toBe(200);
+    await stream.waitForBytes(1024);
+    stream.destroy();
+    expect(upstream.requests).toHaveLength(1);
+    const seen = upstream.requests[0]!;
+    expect(seen.method).toBe('GET');
+    expect(seen.url).toBe('/live.mp3');
+    for (const header of ['range', 'icy-metadata', 'cookie', 'authorization', 'x-forwarded-for', 'referer']) {
+      expect(seen.headers[header], header).toBeUndefined();
+    }
+    expect(seen.headers['user-agent']).toBe('radio-test');
+    expect(seen.headers.host).toBe(`127.0.0.1:${upstream.port}`);
+  });
+
+  it('opens no upstream socket for bad ports, HEAD, or a request with a body', async () => {
+    const probe = await silent();
+    const app = await appFor(probe.port);
+    for (const path of ['/api/stream', '/api/stream?port=8077', '/api/stream?port=08076', '/api/stream?port=8076&port=8076']) {
+      expect((await fetchAll(`${app.url}${path}`)).status).toBe(400);
+    }
+    const head = await fetchAll(`${app.url}${STREAM}`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.ms).toBeLessThan(1_000);
+    expect(head.headers['x-accel-buffering']).toBe('no');
+    const withBody = await fetchAll(`${app.url}${STREAM}`, { headers: { 'Content-Length': '0', 'Transfer-Encoding': 'chunked' } });
+    expect(withBody.status).toBe(400);
+    await sleep(200);
+    expect(probe.connections).toBe(0);
+  });
+});
+
+describe('streaming', () => {
+  it('passes octet-stream audio through byte for byte, uncompressed even when the client accepts gzip', async () => {
+    // Highly compressible bytes: any compression on the way would show.
+    const payload = Buffer.alloc(64 * 1024, 0);
+    const upstream = await fake((_req, res) => {
+      audioHeaders(res, 'application/octet-stream');
+      res.write(payload);
+    });
+    const app = await appFor(upstream.port);
+    const stream = await openStream(`${app.url}${STREAM}`, { headers: { 'Accept-Encoding': 'gzip, br' } });
+    expect(stream.status).toBe(200);
+    expect(stream.headers['content-type']).toBe('application/octet-stream');
+    expect(stream.headers['content-encoding']).toBeUndefined();
+    expect(stream.headers.server).toBeUndefined();
+    expect(stream.headers['x-accel-buffering']).toBe('no');
+    await stream.waitForBytes(payload.length);
+    expect(stream.body().equals(payload)).toBe(true);
+    stream.destroy();
+  });
+
+  it('delivers each chunk as it arrives (no buffering)', async () => {
+    let send: ((b: Buffer) => void) | undefined;
+    const upstream = await fake((_req, res) => {
+      audioHeaders(res);
+      send = (b) => res.write(b);
+    });
+    const app = await appFor(upstream.port);
+    const stream = await openStream(`${app.url}${STREAM}`);
+    await until(() => send !== undefined);
+    for (let i = 1; i <= 3; i++) {
+      const t0 = performance.now();
+      send!(Buffer.alloc(100, i));
+      await stream.waitForBytes(100 * i, 1_000);
+      expect(performance.now() - t0).toBeLessThan(200);
+    }
+    stream.destroy();
+  });
+
+  it('keeps a stream through a pause shorter than the idle timeout, and ends it (never hangs) after a longer stall', async () => {
+    let send: ((b: Buffer) => void) | undefined;
+    const upstream = await fake((_req, res) => {
+      audioHeaders(res);
+      send = (b) => res.write(b);
+    });
+    const app = await appFor(upstream.port, { idleTimeoutMs: 1_500 });
+    const stream = await openStream(`${app.url}${STREAM}`);
+    await until(() => send !== undefined);
+    send!(Buffer.alloc(1000, 1));
+    await stream.waitForBytes(1000);
+    await sleep(1_000); // shorter than the idle timeout: the stream must survive
+    send!(Buffer.alloc(1000, 2));
+    await stream.waitForBytes(2000, 1_000);
+    const lastData = performance.now();
+    const ended = await Promise.race([stream.ended, sleep(5_000).then(() => Infinity)]);
+    expect(ended - lastData).toBeGreaterThanOrEqual(1_400);
+    expect(ended - lastData).toBeLessThan(1_500 + 1_000);
+    await until(() => upstream.open === 0, 1_000);
+    expect(upstream.open).toBe(0);
+    expect(app.streams.activeListeners).toBe(0);
+  });
+
+  it('ends the listener within 1 s when the upstream ends or resets mid-stream, and stays healthy', async () => {
+    for (const how of ['end', 'reset'] as const) {
+      let stop: (() => void) | undefined;
+      const upstream = await fake((_req, res) => {
+        audioHeaders(res);
+        res.write(Buffer.alloc(4096, 1));
+        stop = () => (how === 'end' ? res.end() : res.socket?.destroy());
+      });
+      const app = await appFor(upstream.port);
+      const stream = await openStream(`${app.url}${STREAM}`);
+      await stream.waitForBytes(4096);
+      const t0 = performance.now();
+      stop!();
+      const ended = await Promise.race([stream.ended, sleep(3_000).then(() => Infinity)]);
+      expect(ended - t0, how).toBeLessThan(1_000);
+      expect((await fetchAll(`${app.url}/healthz`)).status).toBe(200);
+      expect(app.streams.activeListeners).toBe(0);
+    }
+  });
+
+  it('releases the upstream connection at once when the listener leaves', async () => {
+    const upstream = await fake((_req, res) => {
+      audioHeaders(res);
+      res.write(Buffer.alloc(1024, 1));
+    });
+    const app = await appFor(upstream.port);
+    const stream = await openStream(`${app.url}${STREAM}`);
+    await stream.waitForBytes(1024);
+    expect(upstream.open).toBe(1);
+    const t0 = performance.now();
+    stream.destroy();
+    await until(() => upstream.open === 0, 2_000);
+    expect(upstream.open).toBe(0);
+    expect(performance.now() - t0).toBeLessThan(1_000);
+  });
+
+  it('is not cut by the server request timeout', async () => {
+    // REQUEST_TIMEOUT_MS bounds receiving a request; a long response must not be cut by it.
+    const upstream = await fake((_req, res) => {
+      audioHeaders(res);
+      const timer = setInterval(() => res.write(Buffer.alloc(2000, 1)), 100);
+      res.on('close', () => clearInterval(timer));
+    });
+    const app = await appFor(upstream.port);
+    app.server.requestTimeout = 1_000;
+    app.server.headersTimeout = 1_000;
+    const stream = await openStream(`${app.url}${STREAM}`);
+    await sleep(2_500);
+    expect(stream.received()).toBeGreaterThan(30_000);
+    let ended = false;
+    void stream.ended.then(() => (ended = true));
+    expect(ended).toBe(false);
+    stream.destroy();
+  });
+});

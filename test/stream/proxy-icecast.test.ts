@@ -1,0 +1,380 @@
+/**
+ * /api/stream against a real Icecast 2 fed by ezstream (test/support/icecast.ts),
+ * through the real Express app on a real socket.
+ */
+import { request } from 'node:http';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { findFrameSync, frameHeaderAt } from '../../src/server/demo-station/mp3-frames.ts';
+import { startEzstream, startIcecast, type Ezstream, type Icecast } from '../support/icecast.ts';
+import { fetchAll, openStream, sleep, startProxyApp, type OpenStream, type ProxyApp } from './helpers.ts';
+
+const BYTES_PER_SECOND = 128_000 / 8; // the test tone is 128 kbps CBR
+const STREAM = '/api/stream?port=8076';
+
+let ice: Icecast;
+let source: Ezstream;
+let limitedSource: Ezstream;
+let app: ProxyApp;
+const open: OpenStream[] = [];
+
+async function listen(url: string, options: Parameters<typeof openStream>[1] = {}): Promise<OpenStream> {
+  const stream = await openStream(url, options);
+  open.push(stream);
+  return stream;
+}
+
+beforeAll(async () => {
+  ice = await startIcecast({
+    clients: 300,
+    // Icecast repeats Access-Control-Allow-Origin when both the server and the mount set it.
+    headers: { 'Access-Control-Allow-Origin': '*' },
+    mounts: [
+      { name: '/stream', headers: { 'Access-Control-Allow-Origin': 'http://icecast.example' } },
+      { name: '/limited', maxListeners: 1 },
+    ],
+  });
+  source = await startEzstream(ice);
+  limitedSource = await startEzstream(ice, { mount: '/limited' });
+  app = await startProxyApp({ upstreamPorts: { 8076: ice.port }, mount: '/stream', maxListenersPerClient: 100 });
+}, 60_000);
+
+// A failed assertion must not leave a listener behind to skew the next test's counts.
+afterEach(() => {
+  for (const s of open.splice(0)) s.destroy();
+});
+
+afterAll(async () => {
+  await app?.close();
+  await source?.stop();
+  await limitedSource?.stop();
+  await ice?.stop();
+});
+
+describe('audio through the proxy', () => {
+  it('flows at about the real-time rate after the initial burst, as MP3 frames', async () => {
+    const stream = await listen(`${app.url}${STREAM}`);
+    expect(stream.status).toBe(200);
+    await sleep(1_500); // the ~64 KB burst has arrived by now
+    const a = stream.received();
+    const t0 = performance.now();
+    await sleep(4_000);
+    const rate = (stream.received() - a) / ((performance.now() - t0) / 1000);
+    expect(rate).toBeGreaterThan(BYTES_PER_SECOND * 0.75);
+    expect(rate).toBeLessThan(BYTES_PER_SECOND * 1.25);
+
+    // Icecast's burst does not start on a frame boundary; a run of valid frames follows soon after.
+    const body = stream.body();
+    const sync = findFrameSync(body, 0, 20);
+    expect(sync).toBeGreaterThanOrEqual(0);
+    expect(sync).toBeLessThan(2_000);
+    expect(frameHeaderAt(body, sync)).toMatchObject({ bitrateKbps: 128, sampleRate: 44_100 });
+    stream.destroy();
+  });
+
+  it('sends the stream headers: type, icy-*, no-store, no buffering; not Server, Connection, or a second ACAO', async () => {
+    const stream = await listen(`${app.url}${STREAM}`, {
+      headers: { 'Icy-MetaData': '1', Range: 'bytes=0-', Connection: 'keep-alive' },
+    });
+    expect(stream.status).toBe(200);
+    expect(stream.headers['content-type']).toBe('audio/mpeg');
+    expect(stream.headers['cache-control']).toBe('no-store');
+    expect(stream.headers['x-accel-buffering']).toBe('no');
+    expect(stream.headers['icy-name']).toBe('Test Station');
+    expect(stream.headers['icy-pub']).toBe('0');
+    expect(stream.headers.server).toBeUndefined();
+    expect(stream.headers.connection).toBe('keep-alive'); // ours, not Icecast's "Connection: Close"
+    expect(stream.headers.expires).toBeUndefined();
+    expect(stream.headers.pragma).toBeUndefined();
+    expect(stream.headers['content-length']).toBeUndefined();
+    const acao = stream.rawHeaders.filter((_, i) => i % 2 === 0 && stream.rawHeaders[i]!.toLowerCase() === 'access-control-allow-origin');
+    expect(acao).toHaveLength(1);
+    // Range and Icy-MetaData stay here: a plain 200 live stream, no metadata interleaved.
+    expect(stream.headers['content-range']).toBeUndefined();
+    expect(stream.headers['icy-metaint']).toBeUndefined();
+    await stream.waitForBytes(32 * 1024);
+    expect(findFrameSync(stream.body(), 0, 20)).toBeGreaterThanOrEqual(0);
+    stream.destroy();
+  });
+
+  it('never compresses, even when the client asks for gzip', async () => {
+    const stream = await listen(`${app.url}${STREAM}`, { headers: { 'Accept-Encoding': 'gzip, deflate, br' } });
+    expect(stream.status).toBe(200);
+    expect(stream.headers['content-encoding']).toBeUndefined();
+    await stream.waitForBytes(16 * 1024);
+    const body = stream.body();
+    expect(body[0] === 0x1f && body[1] === 0x8b).toBe(false);
+    expect(findFrameSync(body, 0, 20)).toBeGreaterThanOrEqual(0);
+    stream.destroy();
+  });
+
+  it('answers HEAD with headers only, within 1 s, without opening an Icecast listener', async () => {
+    const before = await ice.waitForListeners(0);
+    const res = await fetchAll(`${app.url}${STREAM}`, { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.ms).toBeLessThan(1_000);
+    expect(res.text).toBe('');
+    expect(res.headers['content-type']).toBe('audio/mpeg');
+    expect(res.headers['cache-control']).toBe('no-store');
+    await sleep(400); // Icecast's stats lag a little
+    expect(await ice.listeners()).toBe(before);
+  });
+});
+
+describe('now playing', () => {
+  it("reports the title and listener count from Icecast's status", async () => {
+    const other = await startProxyApp({ upstreamPorts: { 8076: ice.port }, statusCacheMs: 500 });
+    try {
+      await ice.waitForListeners(0);
+      const stream = await listen(`${other.url}${STREAM}`);
+      await stream.waitForBytes(1);
+      await ice.waitForListeners(1);
+      const res = await fetchAll(`${other.url}/api/now-playing?port=8076`);
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.text)).toEqual({ live: true, title: 'icecast-test-tone-128k-10s', listeners: 1 });
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('bad port requests', () => {
+  const cases = [
+    '/api/stream',
+    '/api/stream?',
+    '/api/stream?port',
+    '/api/stream?port=',
+    '/api/stream?port=abc',
+    '/api/stream?port=8077',
+    '/api/stream?port=80',
+    '/api/stream?port=0',
+    '/api/stream?port=65536',
+    '/api/stream?port=80760',
+    '/api/stream?port=99999999999999999999',
+    '/api/stream?port=8076&port=8076',
+    '/api/stream?port=8076&port=8077',
+    '/api/stream?port=8076,8077',
+    '/api/stream?port=8076;port=8077',
+    '/api/stream?port[]=8076',
+    '/api/stream?port[0]=8076',
+    '/api/stream?PORT=8076',
+    '/api/stream?p%6Frt=8076',
+    '/api/stream?port=+8076',
+    '/api/stream?port=-8076',
+    '/api/stream?port=%2B8076',
+    '/api/stream?port=08076',
+    '/api/stream?port=0008076',
+    '/api/stream?port=8076.0',
+    '/api/stream?port=8076e0',
+    '/api/stream?port=0x1F8C',
+    '/api/stream?port=%38076',
+    '/api/stream?port=%3880%376',
+    '/api/stream?port=8076%00',
+    '/api/stream?port=8076%20',
+    '/api/stream?port=%208076',
+    '/api/stream?port=8076%0d%0aX:1',
+    '/api/stream?port=%EF%BC%98%EF%BC%90%EF%BC%97%EF%BC%96',
+    '/api/stream?port=8076#frag',
+    '/api/stream?port=8076&',
+    '/api/stream?&port=8076',
+    '/api/stream?port=8076&x=1',
+    '/api/stream?x=1&port=8076',
+    '/api/stream?port=8076/../../admin',
+    '/api/stream?port=8076@evil.example',
+    '/api/stream?port=http://127.0.0.1:8076',
+  ];
+
+  it('answers 400 with the same short text for every case, opening no Icecast listener', async () => {
+    const before = await ice.waitForListeners(0);
+    const bodies = new Set<string>();
+    for (const path of cases) {
+      for (const method of ['GET', 'HEAD']) {
+        const res = await fetchAll(`${app.url}${path}`, { method });
+        expect(res.status, `${method} ${path}`).toBe(400);
+        expect(res.headers['cache-control']).toBe('no-store');
+        if (method === 'GET') bodies.add(res.text);
+      }
+    }
+    expect([...bodies]).toEqual(['Invalid stream request']);
+    await sleep(400);
+    expect(await ice.listeners()).toBe(before);
+    expect(app.streams.activeListeners).toBe(0);
+  });
+});
+
+describe('listeners come and go', () => {
+  it('releases the Icecast listener within 1 s of a disconnect', async () => {
+    await ice.waitForListeners(0);
+    const stream = await listen(`${app.url}${STREAM}`);
+    await stream.waitForBytes(1);
+    expect(await ice.waitForListeners(1)).toBe(1);
+    const t0 = performance.now();
+    stream.destroy();
+    expect(await ice.waitForListeners(0, '/stream', 3_000)).toBe(0);
+    expect(performance.now() - t0).toBeLessThan(1_000);
+  });
+
+  it('after thousands of connect and disconnect cycles, Icecast is back to its listener count', async () => {
+    const baseline = await ice.waitForListeners(0);
+    const total = Number(process.env.STREAM_CYCLES ?? 2_000);
+    const deadline = performance.now() + 45_000;
+    let started = 0;
+    const finished = { early: 0, headers: 0, audio: 0 };
+    const errors: string[] = [];
+    const { hostname, port } = new URL(app.url);
+    // Listeners leave at every stage: before the upstream answered, right after the headers, mid-audio.
+    const cycle = (stage: number) =>
+      new Promise<void>((resolve) => {
+        const req = request({ hostname, port, path: STREAM, agent: false });
+        let left = false;
+        const done = (what: keyof typeof finished) => {
+          if (left) return;
+          left = true;
+          finished[what] += 1;
+          req.destroy();
+          resolve();
+        };
+        req.on('error', (e) => {
+          if (left) return; // our own destroy() before the response: "socket hang up"
+          left = true;
+          errors.push(e.message);
+          resolve();
+        });
+        req.on('response', (res) => {
+          if (res.statusCode !== 200) errors.push(`status ${res.statusCode}`);
+          if (stage === 1) return done('headers');
+          res.once('data', () => done('audio'));
+        });
+        req.end();
+        if (stage === 0) setTimeout(() => done('early'), Math.floor(Math.random() * 30));
+      });
+    // 16 at a time: enough to hide Icecast's ~250 ms before first audio, few enough for its listen backlog of 5.
+    const worker = async () => {
+      while (started < total && performance.now() < deadline) {
+        await cycle(started++ % 3);
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, worker));
+    const cycles = finished.early + finished.headers + finished.audio;
+    expect(errors.slice(0, 5)).toEqual([]);
+    expect(cycles).toBeGreaterThanOrEqual(Math.min(total, 1_000));
+    expect(await ice.waitForListeners(baseline, '/stream', 5_000)).toBe(baseline);
+    expect(app.streams.activeListeners).toBe(0);
+    console.log(`stream cycles: ${cycles} (${JSON.stringify(finished)}); Icecast listeners back to ${baseline}`);
+  }, 70_000);
+});
+
+describe('Icecast refusing a listener', () => {
+  it('maps a missing mount (404) to 503 with Retry-After and no-store, without Icecast HTML', async () => {
+    const other = await startProxyApp({ upstreamPorts: { 8076: ice.port }, mount: '/no-such-mount' });
+    try {
+      const res = await fetchAll(`${other.url}${STREAM}`);
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toMatch(/^\d+$/);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['content-type']).toMatch(/^text\/plain/);
+      expect(res.text).toBe('Stream temporarily unavailable');
+      expect(res.headers.server).toBeUndefined();
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("maps Icecast's listener limit (403) to 503 with Retry-After and no-store", async () => {
+    const other = await startProxyApp({ upstreamPorts: { 8076: ice.port }, mount: '/limited' });
+    try {
+      const first = await listen(`${other.url}${STREAM}`);
+      expect(first.status).toBe(200);
+      await first.waitForBytes(1);
+      const res = await fetchAll(`${other.url}${STREAM}`);
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toMatch(/^\d+$/);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.text).toBe('Stream temporarily unavailable');
+      expect(res.text).not.toMatch(/max listeners/i);
+      first.destroy();
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('listener caps', () => {
+  it('answers 503 with Retry-After beyond the per-client and per-process caps, without reaching Icecast', async () => {
+    const capped = await startProxyApp({ upstreamPorts: { 8076: ice.port }, maxListeners: 3, maxListenersPerClient: 2 });
+    try {
+      await ice.waitForListeners(0);
+      const a = await listen(`${capped.url}${STREAM}`, { localAddress: '127.0.0.1' });
+      const b = await listen(`${capped.url}${STREAM}`, { localAddress: '127.0.0.1' });
+      expect([a.status, b.status]).toEqual([200, 200]);
+
+      const thirdFromSameClient = await fetchAll(`${capped.url}${STREAM}`, { localAddress: '127.0.0.1' });
+      expect(thirdFromSameClient.status).toBe(503);
+      expect(thirdFromSameClient.headers['retry-after']).toMatch(/^\d+$/);
+      expect(thirdFromSameClient.headers['cache-control']).toBe('no-store');
+
+      const otherClient = await listen(`${capped.url}${STREAM}`, { localAddress: '127.0.0.2' });
+      expect(otherClient.status).toBe(200);
+
+      const overProcessCap = await fetchAll(`${capped.url}${STREAM}`, { localAddress: '127.0.0.3' });
+      expect(overProcessCap.status).toBe(503);
+      expect(overProcessCap.headers['retry-after']).toMatch(/^\d+$/);
+
+      await sleep(400);
+      expect(await ice.listeners()).toBe(3);
+
+      // A slot comes back when its listener leaves.
+      a.destroy();
+      await sleep(100);
+      const again = await listen(`${capped.url}${STREAM}`, { localAddress: '127.0.0.3' });
+      expect(again.status).toBe(200);
+      for (const s of [b, otherClient, again]) s.destroy();
+      expect(await ice.waitForListeners(0)).toBe(0);
+    } finally {
+      await capped.close();
+    }
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('closeAll ends open listener responses and refuses new ones', async () => {
+    const other = await startProxyApp({ upstreamPorts: { 8076: ice.port } });
+    try {
+      const stream = await listen(`${other.url}${STREAM}`);
+      await stream.waitForBytes(1);
+      const t0 = performance.now();
+      other.streams.closeAll();
+      expect((await stream.ended) - t0).toBeLessThan(1_000);
+      const after = await fetchAll(`${other.url}${STREAM}`);
+      expect(after.status).toBe(503);
+      expect(await ice.waitForListeners(0)).toBe(0);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+// Last: it stops and restarts the source.
+describe('the source stopping mid-stream', () => {
+  it('ends the listener response within 1 s, keeps the server healthy, and serves audio again once the source is back', async () => {
+    const stream = await listen(`${app.url}${STREAM}`);
+    await stream.waitForBytes(70 * 1024);
+    const t0 = performance.now();
+    await source.stop();
+    const endedAt = await Promise.race([stream.ended, sleep(5_000).then(() => Infinity)]);
+    expect(endedAt - t0).toBeLessThan(1_000);
+
+    const health = await fetchAll(`${app.url}/healthz`);
+    expect(health.status).toBe(200);
+    await ice.waitForMountGone('/stream');
+    const gone = await fetchAll(`${app.url}${STREAM}`);
+    expect(gone.status).toBe(503);
+    expect(gone.headers['retry-after']).toMatch(/^\d+$/);
+
+    source = await startEzstream(ice);
+    const next = await listen(`${app.url}${STREAM}`);
+    expect(next.status).toBe(200);
+    await next.waitForBytes(32 * 1024, 5_000);
+    expect(findFrameSync(next.body(), 0, 20)).toBeGreaterThanOrEqual(0);
+    next.destroy();
+  }, 40_000);
+});

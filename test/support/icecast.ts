@@ -1,0 +1,311 @@
+/**
+ * A real Icecast 2 server fed by ezstream, for the stream tests and the
+ * benchmark. Everything listens on 127.0.0.1 on free ports, lives in a temp
+ * folder and is stopped by PID. Facts this harness works around:
+ * - Icecast refuses to run as root; with <changeowner> it switches user before
+ *   it opens its log folder, so that folder must belong to the target user
+ *   (and the temp folder above it must be traversable).
+ * - ezstream wants its config file to be mode 0600.
+ * - Icecast stops within a second or two of SIGTERM; we wait, then SIGKILL.
+ * Debian packages: icecast2, ezstream, lame, sox.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './app-process.ts';
+
+const TOOLS = { icecast2: 'icecast2', ezstream: 'ezstream', lame: 'lame', sox: 'sox' } as const;
+
+/** Throws naming the missing Debian packages, so a bare machine fails with a clear message. */
+export function requireStreamTools(): void {
+  const missing = Object.entries(TOOLS).filter(([bin]) => {
+    try {
+      execFileSync('sh', ['-c', `command -v ${bin}`], { stdio: 'ignore' });
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  if (missing.length > 0) {
+    throw new Error(`stream tests need Debian packages: ${missing.map(([, pkg]) => pkg).join(' ')} (apt-get install them)`);
+  }
+}
+
+interface Managed {
+  child: ChildProcess;
+  logs: string[];
+  exited: Promise<void>;
+}
+
+function launch(cmd: string, args: string[], cwd: string): Managed {
+  const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const logs: string[] = [];
+  const keep = (chunk: Buffer) => {
+    logs.push(...chunk.toString().split('\n').filter(Boolean));
+    if (logs.length > 200) logs.splice(0, logs.length - 200);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+  return { child, logs, exited };
+}
+
+/** SIGTERM, then SIGKILL if it lingers; resolves when the process is gone. */
+async function terminate(proc: Managed, graceMs = 5_000): Promise<void> {
+  const { child } = proc;
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await proc.exited;
+  clearTimeout(timer);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, logs?: string[]): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${logs ? `:\n${logs.join('\n')}` : ''}`);
+    await sleep(50);
+  }
+}
+
+/** A looping test tone as CBR MP3 (sox synthesises, lame encodes), cached per bitrate in the temp folder. */
+export function makeTestMp3(kbps = 128, seconds = 10): string {
+  const file = join(tmpdir(), `icecast-test-tone-${kbps}k-${seconds}s.mp3`);
+  if (existsSync(file)) return file;
+  const wav = `${file}.${process.pid}.wav`;
+  const part = `${file}.${process.pid}.part`;
+  execFileSync('sox', ['-n', '-r', '44100', '-c', '2', '-b', '16', wav, 'synth', String(seconds), 'sine', '220-440', 'sine', '330', 'vol', '0.4']);
+  execFileSync('lame', ['--quiet', '--cbr', '-b', String(kbps), '--resample', '44.1', '-t', wav, part]);
+  execFileSync('mv', [part, file]);
+  rmSync(wav, { force: true });
+  return file;
+}
+
+export interface MountOptions {
+  name: string;
+  maxListeners?: number;
+  /** Extra response headers Icecast adds for this mount. */
+  headers?: Record<string, string>;
+}
+
+export interface IcecastOptions {
+  /** <limits><clients>: listeners plus sources plus status requests. */
+  clients?: number;
+  burstSize?: number;
+  /** Headers Icecast adds to every response. */
+  headers?: Record<string, string>;
+  mounts?: MountOptions[];
+}
+
+export interface IcecastSource {
+  mount: string;
+  listeners: number;
+  title: string | null;
+}
+
+export interface Icecast {
+  port: number;
+  url: string;
+  pid: number;
+  dir: string;
+  sourcePassword: string;
+  logs: string[];
+  /** Sources by mount, from /status-json.xsl. */
+  sources(): Promise<IcecastSource[]>;
+  listeners(mount?: string): Promise<number>;
+  waitForMount(mount?: string, timeoutMs?: number): Promise<void>;
+  waitForMountGone(mount?: string, timeoutMs?: number): Promise<void>;
+  /** Waits until the mount's listener count equals `count`; returns the last count seen. */
+  waitForListeners(count: number, mount?: string, timeoutMs?: number): Promise<number>;
+  stop(): Promise<void>;
+}
+
+const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const headerXml = (headers: Record<string, string> = {}) =>
+  Object.entries(headers)
+    .map(([name, value]) => `<header name="${xmlEscape(name)}" value="${xmlEscape(value)}" />`)
+    .join('');
+
+/** Icecast drops root privileges to this user (the Debian package's), or to nobody. */
+function dropTo(): { user: string; group: string; uid: number; gid: number } | null {
+  if (process.getuid?.() !== 0) return null;
+  for (const user of ['icecast2', 'nobody']) {
+    try {
+      const uid = Number(execFileSync('id', ['-u', user]).toString().trim());
+      const gid = Number(execFileSync('id', ['-g', user]).toString().trim());
+      const group = execFileSync('id', ['-gn', user]).toString().trim();
+      return { user, group, uid, gid };
+    } catch {
+      /* try the next one */
+    }
+  }
+  throw new Error('running as root but neither user icecast2 nor nobody exists for Icecast to switch to');
+}
+
+export async function startIcecast(options: IcecastOptions = {}): Promise<Icecast> {
+  requireStreamTools();
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'icecast-test-'));
+  chmodSync(dir, 0o755);
+  const logdir = join(dir, 'log');
+  mkdirSync(logdir);
+  const owner = dropTo();
+  if (owner) chownSync(logdir, owner.uid, owner.gid);
+  const sourcePassword = `src-${process.pid}-${port}`;
+  const adminPassword = `adm-${process.pid}-${port}`;
+
+  const mounts = (options.mounts ?? [])
+    .map(
+      (m) =>
+        `<mount type="normal"><mount-name>${xmlEscape(m.name)}</mount-name>` +
+        (m.maxListeners !== undefined ? `<max-listeners>${m.maxListeners}</max-listeners>` : '') +
+        (m.headers ? `<http-headers>${headerXml(m.headers)}</http-headers>` : '') +
+        `</mount>`,
+    )
+    .join('\n');
+  const config = `<icecast>
+  <location>test</location><admin>test@localhost</admin>
+  <limits>
+    <clients>${options.clients ?? 200}</clients><sources>8</sources>
+    <queue-size>524288</queue-size><client-timeout>30</client-timeout><header-timeout>15</header-timeout>
+    <source-timeout>10</source-timeout><burst-on-connect>1</burst-on-connect><burst-size>${options.burstSize ?? 65535}</burst-size>
+  </limits>
+  <authentication>
+    <source-password>${sourcePassword}</source-password>
+    <admin-user>admin</admin-user><admin-password>${adminPassword}</admin-password>
+  </authentication>
+  <hostname>127.0.0.1</hostname>
+  <listen-socket><port>${port}</port><bind-address>127.0.0.1</bind-address></listen-socket>
+  <http-headers>${headerXml(options.headers)}</http-headers>
+  ${mounts}
+  <fileserve>1</fileserve>
+  <paths>
+    <basedir>/usr/share/icecast2</basedir><logdir>${logdir}</logdir>
+    <webroot>/usr/share/icecast2/web</webroot><adminroot>/usr/share/icecast2/admin</adminroot>
+  </paths>
+  <logging><accesslog>access.log</accesslog><errorlog>error.log</errorlog><loglevel>2</loglevel></logging>
+  <security><chroot>0</chroot>${owner ? `<changeowner><user>${owner.user}</user><group>${owner.group}</group></changeowner>` : ''}</security>
+</icecast>
+`;
+  const configFile = join(dir, 'icecast.xml');
+  writeFileSync(configFile, config);
+  const proc = launch('icecast2', ['-c', configFile], dir);
+  const url = `http://127.0.0.1:${port}`;
+
+  const status = async (): Promise<IcecastSource[]> => {
+    const res = await fetch(`${url}/status-json.xsl`, { signal: AbortSignal.timeout(2_000) });
+    const body = (await res.json()) as { icestats?: { source?: unknown } };
+    const raw = body.icestats?.source;
+    const list = (Array.isArray(raw) ? raw : raw ? [raw] : []) as { listenurl?: string; listeners?: number; title?: string }[];
+    return list.map((s) => ({
+      mount: s.listenurl ? new URL(s.listenurl).pathname : '',
+      listeners: s.listeners ?? 0,
+      title: s.title ?? null,
+    }));
+  };
+
+  await waitFor(
+    'Icecast to answer',
+    async () => {
+      if (proc.child.exitCode !== null) throw new Error('exited');
+      const res = await fetch(`${url}/status-json.xsl`, { signal: AbortSignal.timeout(1_000) });
+      return res.ok ? true : undefined;
+    },
+    10_000,
+    proc.logs,
+  ).catch(async (error: Error) => {
+    await terminate(proc);
+    throw error;
+  });
+
+  const ice: Icecast = {
+    port,
+    url,
+    pid: proc.child.pid!,
+    dir,
+    sourcePassword,
+    logs: proc.logs,
+    sources: status,
+    async listeners(mount = '/stream') {
+      const source = (await status()).find((s) => s.mount === mount);
+      if (!source) throw new Error(`mount ${mount} is not on the air`);
+      return source.listeners;
+    },
+    async waitForMount(mount = '/stream', timeoutMs = 10_000) {
+      await waitFor(`mount ${mount}`, async () => ((await status()).some((s) => s.mount === mount) ? true : undefined), timeoutMs);
+    },
+    async waitForMountGone(mount = '/stream', timeoutMs = 10_000) {
+      await waitFor(`mount ${mount} to go`, async () => ((await status()).some((s) => s.mount === mount) ? undefined : true), timeoutMs);
+    },
+    async waitForListeners(count, mount = '/stream', timeoutMs = 5_000) {
+      let last = -1;
+      try {
+        await waitFor(
+          `${count} listeners on ${mount}`,
+          async () => {
+            last = await ice.listeners(mount);
+            return last === count ? true : undefined;
+          },
+          timeoutMs,
+        );
+      } catch {
+        /* the caller asserts on the count */
+      }
+      return last;
+    },
+    async stop() {
+      await terminate(proc);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return ice;
+}
+
+export interface EzstreamOptions {
+  mount?: string;
+  file?: string;
+  name?: string;
+}
+
+export interface Ezstream {
+  pid: number;
+  logs: string[];
+  stop(): Promise<void>;
+}
+
+/** Feeds `file` (looped) to the Icecast mount and waits until the mount is on the air. */
+export async function startEzstream(ice: Icecast, options: EzstreamOptions = {}): Promise<Ezstream> {
+  const mount = options.mount ?? '/stream';
+  const file = options.file ?? makeTestMp3();
+  const configFile = join(ice.dir, `ezstream-${mount.replace(/\W/g, '_')}.xml`);
+  writeFileSync(
+    configFile,
+    `<ezstream>
+  <servers><server><hostname>127.0.0.1</hostname><port>${ice.port}</port><password>${ice.sourcePassword}</password><tls>None</tls><reconnect_attempts>1</reconnect_attempts></server></servers>
+  <streams><stream><mountpoint>${xmlEscape(mount)}</mountpoint><format>MP3</format><stream_name>${xmlEscape(options.name ?? 'Test Station')}</stream_name></stream></streams>
+  <intakes><intake><type>file</type><filename>${xmlEscape(file)}</filename></intake></intakes>
+</ezstream>
+`,
+    { mode: 0o600 },
+  );
+  chmodSync(configFile, 0o600);
+  const proc = launch('ezstream', ['-c', configFile], ice.dir);
+  try {
+    await waitFor(`ezstream on ${mount}`, async () => {
+      if (proc.child.exitCode !== null) throw new Error(`ezstream exited:\n${proc.logs.join('\n')}`);
+      return (await ice.sources()).some((s) => s.mount === mount) ? true : undefined;
+    }, 10_000, proc.logs);
+  } catch (error) {
+    await terminate(proc);
+    throw error;
+  }
+  return { pid: proc.child.pid!, logs: proc.logs, stop: () => terminate(proc) };
+}
