@@ -12,7 +12,7 @@
  * BENCH_SECONDS (default 10) and BENCH_ROUNDS (default 2) set the run length.
  */
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { NGINX_BIN, startNginx, type NginxProcess } from '../test/support/nginx.ts';
@@ -38,7 +38,7 @@ interface Target {
 async function fetchBytes(url: string, encoding: string): Promise<{ status: number; encoding: string | null; body: Buffer; etag: string | null }> {
   const { request } = await import('node:http');
   return new Promise((resolve, reject) => {
-    request(url, { headers: { 'Accept-Encoding': encoding, 'User-Agent': 'bench' } }, (res) => {
+    request(url, { headers: { 'Accept-Encoding': encoding } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () =>
@@ -55,7 +55,8 @@ async function fetchBytes(url: string, encoding: string): Promise<{ status: numb
   });
 }
 
-const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+const mb = (kbytes: number) => `${(kbytes / 1024).toFixed(1)} MB`;
+const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 const fixed = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 
 async function main(): Promise<number> {
@@ -119,8 +120,9 @@ async function main(): Promise<number> {
       sample.push([t.name, r.encoding ?? 'identity', r.body.length]);
     }
     console.log(`\nwhat each target sends for "Accept-Encoding: ${ACCEPT}":\n${table(['target', 'encoding', 'bytes'], sample)}`);
+    console.log(`\nload average (1/5/15 min) before: ${load()} on ${availableParallelism()} CPUs (other work on the machine skews the figures)`);
     console.log(
-      `\nwrk: ${CONNECTIONS} connections, ${SECONDS} s per target, ${ROUNDS} rounds; ` +
+      `wrk: ${CONNECTIONS} connections, ${SECONDS} s per target, ${ROUNDS} rounds; ` +
         (pinned ? `servers on CPU ${SERVER_CPU}, wrk on CPU ${CLIENT_CPU}` : 'not pinned (taskset or a second CPU missing)'),
     );
 
@@ -157,7 +159,8 @@ async function main(): Promise<number> {
       `\nratios: app / nginx static ${fixed(ratio('nginx static'), 3)}, app / nginx gzip ${fixed(ratio('nginx gzip'), 2)}, ` +
         `app / app uncached ${fixed(ratio('app uncached'), 1)}`,
     );
-    console.log(`RSS after the run: app ${kb(app.rssKb() * 1024)}, app uncached ${kb(uncached.rssKb() * 1024)}`);
+    console.log(`RSS after the run: app ${mb(app.rssKb())}, app uncached ${mb(uncached.rssKb())}`);
+    console.log(`load average (1/5/15 min) at the end: ${load()} on ${availableParallelism()} CPUs`);
 
     const checks: Array<[string, string, boolean]> = [
       [`app ≥ ${TARGET.vsStatic} × nginx static`, fixed(ratio('nginx static'), 3), ratio('nginx static') >= TARGET.vsStatic],

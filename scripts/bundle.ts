@@ -145,6 +145,13 @@ export function precompress(dir: string): void {
 }
 
 /**
+ * First line of every client JS file: V8 (Chrome 136+) then compiles all of the file's functions
+ * eagerly, on a background thread while it streams in, instead of lazily on the main thread while
+ * the page hydrates. That takes tens of ms off the long tasks Lighthouse counts as blocking time.
+ */
+export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
+
+/**
  * A second minification pass over the client JS. esbuild keeps some of react-router's unused
  * module-level code that terser's two compress passes drop: about 2.5 KB gzip off every first load.
  * Source maps are chained so they still point at src/.
@@ -158,7 +165,7 @@ export async function squeeze(dir: string): Promise<void> {
       module: true,
       compress: { passes: 2 },
       mangle: true,
-      format: { comments: false },
+      format: { comments: false, preamble: COMPILE_HINT },
       ...(hasMap && { sourceMap: { content: readFileSync(mapFile, 'utf8'), filename: basename(file) } }),
     });
     if (result.code === undefined) throw new Error(`terser produced nothing for ${file}`);

@@ -124,6 +124,8 @@ export interface PageResult {
   failing: FailingAudit[];
   /** Long main-thread tasks of the run with the median TBT: where blocking time comes from. */
   longTasks: string[];
+  /** Elements that moved, from any run with a layout shift (CLS must be 0). */
+  layoutShifts: string[];
   warnings: string[];
 }
 
@@ -194,6 +196,11 @@ function longTasksOf(lhr: Lhr): string[] {
   return items.slice(0, 8).map((t) => `${Math.round(t.duration ?? 0)} ms at ${Math.round(t.startTime ?? 0)} ms: ${(t.url ?? '?').replace(origin, '')}`);
 }
 
+function layoutShiftsOf(lhr: Lhr): string[] {
+  const items = (lhr.audits['layout-shifts']?.details as { items?: Record<string, unknown>[] } | undefined)?.items ?? [];
+  return items.slice(0, 5).map((item) => `${typeof item.score === 'number' ? item.score.toFixed(4) : '?'} ${describeItem(item) ?? ''}`.trim());
+}
+
 /** Trace-recording hiccups Lighthouse itself says to retry; anything else is a real failure. */
 const RETRYABLE = new Set(['NO_NAVSTART', 'NO_TRACING_STARTED', 'NO_SPEEDLINE_FRAMES', 'NO_SCREENSHOTS', 'INVALID_SPEEDLINE', 'SPEEDINDEX_OF_ZERO']);
 const ATTEMPTS = 3;
@@ -220,18 +227,20 @@ export async function runOnce(url: string, port: number, warnings?: Set<string>)
 export async function auditPage(baseUrl: string, path: string, port: number, runs: number): Promise<PageResult> {
   const all: RunFigures[] = [];
   const tasks: string[][] = [];
+  const shifts = new Set<string>();
   const failing = new Map<string, FailingAudit>();
   const warnings = new Set<string>();
   for (let i = 0; i < runs; i++) {
     const lhr = await runOnce(baseUrl + path, port, warnings);
     all.push(figuresOf(lhr));
     tasks.push(longTasksOf(lhr));
+    for (const shift of layoutShiftsOf(lhr)) shifts.add(`run ${i + 1}: ${shift}`);
     for (const f of failingAudits(lhr)) if (!failing.has(f.id)) failing.set(f.id, f);
     for (const w of lhr.runWarnings) warnings.add(String(w));
   }
   const mid = median(all.map((r) => r.tbtMs));
   const longTasks = tasks[all.findIndex((r) => r.tbtMs === mid)] ?? tasks[0] ?? [];
-  return { path, runs: all, median: medianFigures(all), failing: [...failing.values()], longTasks, warnings: [...warnings] };
+  return { path, runs: all, median: medianFigures(all), failing: [...failing.values()], longTasks, layoutShifts: [...shifts], warnings: [...warnings] };
 }
 
 /** Which targets a page's median misses, in words. */
@@ -273,6 +282,7 @@ export function formatFailures(results: PageResult[]): string {
       ...(r.median.tbtMs >= LIGHTHOUSE_TARGETS.tbtMs && r.longTasks.length
         ? [`${r.path} long tasks (median-TBT run, simulated):\n    ${r.longTasks.join('\n    ')}`]
         : []),
+      ...(r.layoutShifts.length ? [`${r.path} layout shifts:\n    ${r.layoutShifts.join('\n    ')}`] : []),
       ...r.warnings.map((w) => `${r.path} warning: ${w}`),
     ])
     .join('\n');

@@ -12,7 +12,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { splitFrames } from '../src/server/demo-station/mp3-frames.ts';
+import { splitFrames } from '../src/server/stream/mp3-frames.ts';
 
 const RATE = 44_100;
 const FRAME = 1152;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BUDGET, firstLoadWeights, type Manifest } from '../scripts/bundle.ts';
+import { BUDGET, COMPILE_HINT, firstLoadWeights, type Manifest } from '../scripts/bundle.ts';
 import { pages } from '../src/shared/pages.ts';
 import { testApp } from './support/test-app.ts';
 
@@ -57,6 +57,8 @@ describe('the manifest figure is what the page links', () => {
       const weight = weights.find((w) => w.page === module)!;
       expect(js.reduce((sum, f) => sum + gzipSize(f), 0)).toBe(weight.js);
       expect(css.reduce((sum, f) => sum + gzipSize(f), 0)).toBe(weight.css);
+      // V8 compiles these eagerly off the main thread (see COMPILE_HINT): the hint must open each file.
+      for (const f of js) expect(readFileSync(join(DIST, 'client', f), 'utf8').startsWith(`${COMPILE_HINT}\n`), f).toBe(true);
     },
   );
 });

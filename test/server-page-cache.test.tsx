@@ -6,6 +6,9 @@ import { use } from 'react';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../scripts/bundle.ts';
+import { recordHeaders } from '../src/server/render.tsx';
+import { securityHeaders } from '../src/server/security.ts';
+import { defaultSite } from '../src/shared/site.ts';
 import { captureLogger, testApp } from './support/test-app.ts';
 
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36';
@@ -78,6 +81,26 @@ describe('cached pages (fast lane)', () => {
     expect(post.headers.allow).toBe('GET, HEAD');
     const missing = await request(app).get('/terms/nope').set('User-Agent', BROWSER_UA);
     expect(missing.status).toBe(404);
+  });
+});
+
+describe('the headers the fast lane replays', () => {
+  it('are recorded from the security middleware itself', () => {
+    const headers = new Map(recordHeaders(securityHeaders({ ...defaultSite, url: 'https://news.example.com' })));
+    expect(headers.get('Content-Security-Policy')).toContain("script-src 'self'");
+    expect(headers.get('Strict-Transport-Security')).toBeDefined();
+    expect(headers.has('X-Powered-By')).toBe(false);
+  });
+
+  it('refuses a middleware whose headers change per request (a nonce), which could not be replayed', () => {
+    let n = 0;
+    expect(() =>
+      recordHeaders((_req, res, next) => {
+        res.setHeader('Content-Security-Policy', `script-src 'nonce-${n++}'`);
+        next();
+      }),
+    ).toThrow(/differ per request/);
+    expect(() => recordHeaders((_req, _res, next) => setTimeout(next, 0))).toThrow(/synchronously/);
   });
 });
 

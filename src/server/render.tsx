@@ -33,7 +33,7 @@ export interface RendererOptions {
    * The security-header middleware the full chain runs. The fast lane replays the headers it
    * sets (recorded once: they are the same for every response, there is no per-request nonce).
    */
-  securityHeaders?: RequestHandler;
+  securityHeaders: RequestHandler;
   /** Tests swap in an app tree that throws or hangs. */
   appTree?: (location: string) => ReactNode;
   /** Tests pin the clock. */
@@ -69,7 +69,7 @@ export function createPageRenderer(options: RendererOptions): PageRenderer {
   const cache = new PageCache();
   const today = chicagoDay(options.now ?? (() => new Date()));
   const pageFor = pageMatcher();
-  const securityHeaders = options.securityHeaders ? recordHeaders(options.securityHeaders) : [];
+  const securityHeaders = recordHeaders(options.securityHeaders);
   // Renders in progress per page and date: concurrent misses wait for the one render instead of
   // each rendering and compressing the same page (a cold start or midnight under load).
   const rendering = new Map<string, Promise<CachedPage | undefined>>();
@@ -121,12 +121,13 @@ export function createPageRenderer(options: RendererOptions): PageRenderer {
     // Settles this render for requests waiting on it: with the page, or with nothing (they render themselves).
     let settled = false;
     let release: (page: CachedPage | undefined) => void = () => {};
-    if (options.cache) rendering.set(key, new Promise((resolve) => (release = resolve)));
+    const pending = new Promise<CachedPage | undefined>((resolve) => (release = resolve));
+    if (options.cache) rendering.set(key, pending);
     const settle = (done?: CachedPage) => {
       if (settled) return;
       settled = true;
       if (options.cache) {
-        rendering.delete(key);
+        if (rendering.get(key) === pending) rendering.delete(key);
         // A render that began before midnight must not replace the new day's pages.
         if (done && today() === day) cache.set(pageId, day, done);
       }

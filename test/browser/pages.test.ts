@@ -180,6 +180,13 @@ describe('home layout', () => {
   it.each([375, 1280])('ad rows follow the layout rule at %i px', async (width) => {
     const { page } = await open('/', width);
     expect(await displayedRows(page)).toEqual(expectedRows([homeTopAds, homeBottomAds], width));
+    // Three side by side per line on desktop; one per line on a phone.
+    const lines = await page.locator('.ad-row').first().evaluate((row) => {
+      const shown = [...row.children].filter((c) => c.getClientRects().length > 0);
+      return new Set(shown.map((c) => Math.round(c.getBoundingClientRect().top))).size;
+    });
+    const shown = visibleItems(homeTopAds, viewportAt(width)).length;
+    expect(lines).toBe(width === 1280 ? shown / 3 : shown);
   });
 });
 

@@ -1,11 +1,12 @@
 /**
  * deploy/nginx.conf, run by real nginx on loopback in front of two app processes.
  */
+import { readFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pages } from '../../src/shared/pages.ts';
 import { startApp, type AppProcess } from '../support/app-process.ts';
-import { NGINX_BIN, startNginx, type NginxProcess } from '../support/nginx.ts';
+import { DEPLOY_CONFIG, NGINX_BIN, startNginx, type NginxProcess } from '../support/nginx.ts';
 
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36';
 const pagePaths = pages.filter((p) => p.id !== 'notFound').map((p) => p.path);
@@ -32,6 +33,52 @@ function get(url: string, headers: Record<string, string> = {}, timeoutMs = 5_00
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The body of `location <path> { ... }` in deploy/nginx.conf. */
+function locationBlock(config: string, path: string): string {
+  const start = config.indexOf(`location ${path} {`);
+  if (start < 0) return '';
+  return config.slice(start, config.indexOf('\n    }', start));
+}
+
+function seconds(value: string | undefined): number {
+  const m = /^(\d+)(ms|s|m|h|d)?$/.exec(value ?? '');
+  if (!m) return Number.NaN;
+  return Number(m[1]) * { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h' | 'd'];
+}
+
+describe('deploy/nginx.conf', () => {
+  const config = readFileSync(DEPLOY_CONFIG, 'utf8').replace(/#.*$/gm, '');
+
+  it('proxies to an upstream group with keep-alive connections and forwards the client', () => {
+    const upstream = /upstream\s+(\w+)\s*\{([\s\S]*?)\n\}/.exec(config);
+    expect(upstream).not.toBeNull();
+    expect(upstream![2]!.match(/^\s*server\s/gm)?.length).toBeGreaterThanOrEqual(2);
+    expect(upstream![2]).toMatch(/^\s*keepalive\s+\d+;/m);
+    expect(config).toContain(`proxy_pass http://${upstream![1]};`);
+    expect(config).toMatch(/proxy_http_version 1\.1;/);
+    expect(config).toMatch(/proxy_set_header Connection "";/);
+    expect(config).toMatch(/proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;/);
+    expect(config).toMatch(/proxy_set_header X-Forwarded-Proto \$scheme;/);
+    expect(config).toMatch(/proxy_next_upstream error timeout;/);
+  });
+
+  it('does not compress again what the app compressed', () => {
+    expect(config).toMatch(/^\s*gzip off;/m);
+    expect(config).not.toMatch(/^\s*gzip on;/m);
+  });
+
+  it('turns buffering off for the stream and lets it run for as long as audio flows', () => {
+    const stream = locationBlock(config, '/api/stream');
+    expect(stream).toMatch(/proxy_buffering off;/);
+    expect(stream).toMatch(/proxy_request_buffering off;/);
+    expect(seconds(/proxy_read_timeout (\S+);/.exec(stream)?.[1])).toBeGreaterThanOrEqual(600);
+  });
+
+  it('has a location for the hashed assets', () => {
+    expect(locationBlock(config, '/assets/')).toMatch(/proxy_pass|root|alias/);
+  });
+});
 
 describe.skipIf(!NGINX_BIN)('behind nginx (deploy/nginx.conf)', () => {
   let apps: AppProcess[] = [];

@@ -3,7 +3,7 @@
  * as `npm start` runs it with no upstream configured.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { findFrameSync, frameHeaderAt, splitFrames } from '../../src/server/demo-station/mp3-frames.ts';
+import { findFrameSync, frameHeaderAt, splitFrames } from '../../src/server/stream/mp3-frames.ts';
 import { DEMO_LOOP_MP3_BASE64 } from '../../src/server/demo-station/demo-loop.ts';
 import { DEMO_TITLE, startDemoStation } from '../../src/server/demo-station/station.ts';
 import { startApp, type AppProcess } from '../support/app-process.ts';

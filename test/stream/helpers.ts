@@ -59,6 +59,8 @@ export interface OpenOptions {
   localAddress?: string;
   /** Keep at most this many body bytes (the count still grows). */
   keep?: number;
+  /** Do not read the body for this long after the headers (a listener that falls behind). */
+  pauseMs?: number;
 }
 
 /** A GET (or HEAD) with its own connection, body counted as it arrives. */
@@ -84,6 +86,10 @@ export function openStream(url: string, options: OpenOptions = {}): Promise<Open
       let count = 0;
       const keep = options.keep ?? 4 * 1024 * 1024;
       const waiters = new Set<() => void>();
+      if (options.pauseMs) {
+        res.pause();
+        setTimeout(() => res.resume(), options.pauseMs);
+      }
       res.on('data', (chunk: Buffer) => {
         count += chunk.length;
         if (kept < keep) {

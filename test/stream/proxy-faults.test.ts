@@ -2,6 +2,7 @@
  * /api/stream when the upstream misbehaves, with local fake upstreams that do
  * exactly one bad thing each: refuse, hang, stall, reset, redirect, fail.
  */
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../support/app-process.ts';
 import {
@@ -36,14 +37,36 @@ async function fake(handler: Parameters<typeof startFakeUpstream>[0]): Promise<F
   return upstream;
 }
 
+/** A TCP upstream that writes whatever the test scripts, as Icecast writes its HTTP/1.0 answer. */
+async function rawUpstream(onRequest: (socket: Socket) => void): Promise<{ port: number }> {
+  const server = createTcpServer((socket) => {
+    socket.on('error', () => {});
+    socket.once('data', () => onRequest(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  cleanup.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const c of connections.splice(0)) c.destroy();
+      }),
+  );
+  const connections: Socket[] = [];
+  server.on('connection', (c) => connections.push(c));
+  return { port: (server.address() as AddressInfo).port };
+}
+
 async function silent(): Promise<TcpProbe> {
   const probe = await startSilentUpstream();
   cleanup.push(() => probe.close());
   return probe;
 }
 
-/** A fake Icecast: audio headers, then `chunks` of bytes as the test schedules them. */
-function audioHeaders(res: import('node:http').ServerResponse, type = 'audio/mpeg'): void {
+/**
+ * A fake Icecast's response headers. Opaque bytes by default: an audio/mpeg stream is held back
+ * until its first frame (tested on its own below), which would get in the way of byte counting.
+ */
+function audioHeaders(res: import('node:http').ServerResponse, type = 'application/octet-stream'): void {
   res.writeHead(200, { 'Content-Type': type, Server: 'FakeCast', 'icy-name': 'Fake' });
   res.flushHeaders();
 }
@@ -169,6 +192,77 @@ describe('streaming', () => {
     await stream.waitForBytes(payload.length);
     expect(stream.body().equals(payload)).toBe(true);
     stream.destroy();
+  });
+
+  it('starts an MP3 stream on a frame boundary, dropping only the partial frame before it', async () => {
+    // Three 128 kbps / 44.1 kHz frames (417 bytes each), preceded by the tail of an earlier frame.
+    const frame = Buffer.alloc(417, 0x55);
+    frame.set([0xff, 0xfb, 0x90, 0x00]);
+    const partial = Buffer.from([0x12, 0xff, 0x34, 0x56, 0x78, 0x9a]);
+    const frames = Buffer.concat([frame, frame, frame, frame]);
+    const upstream = await fake((_req, res) => {
+      audioHeaders(res, 'audio/mpeg');
+      res.write(partial);
+      setTimeout(() => res.write(frames), 50); // the frame start may come in a later chunk
+    });
+    const app = await appFor(upstream.port);
+    const stream = await openStream(`${app.url}${STREAM}`);
+    await stream.waitForBytes(frames.length);
+    await sleep(100);
+    expect(stream.received()).toBe(frames.length);
+    expect(stream.body().equals(frames)).toBe(true);
+    stream.destroy();
+  });
+
+  it('relays a close-delimited upstream (as Icecast answers) with its own headers, and ends when it closes', async () => {
+    const frame = Buffer.alloc(417, 0x55);
+    frame.set([0xff, 0xfb, 0x90, 0x00]);
+    let close: (() => void) | undefined;
+    const upstream = await rawUpstream((socket) => {
+      socket.write('HTTP/1.0 200 OK\r\nServer: FakeCast 1.0\r\nConnection: Close, X-Hop\r\nContent-Type: audio/mpeg\r\nicy-name: Raw\r\n\r\n');
+      socket.write(Buffer.concat([Buffer.from([1, 2, 3]), frame, frame]));
+      setTimeout(() => socket.write(Buffer.concat([frame, frame])), 50);
+      close = () => socket.end();
+    });
+    const app = await appFor(upstream.port);
+    const stream = await openStream(`${app.url}${STREAM}`);
+    expect(stream.status).toBe(200);
+    expect(stream.headers.server).toBeUndefined();
+    expect(stream.headers['icy-name']).toBe('Raw');
+    expect(stream.headers.connection).toBe('close');
+    expect(stream.headers['transfer-encoding']).toBeUndefined();
+    await stream.waitForBytes(4 * 417);
+    expect(stream.body().equals(Buffer.concat([frame, frame, frame, frame]))).toBe(true);
+    const t0 = performance.now();
+    close!();
+    expect((await stream.ended) - t0).toBeLessThan(1_000);
+    expect(app.streams.activeListeners).toBe(0);
+  });
+
+  it('relays every byte intact to a listener that falls behind, then catches up', async () => {
+    // 32 MiB of a counting pattern in 1 KiB writes, as fast as the proxy takes them: far more than the
+    // kernel's socket buffers hold, so the proxy has to queue, copy, pause the upstream and resume it.
+    const total = 32 * 1024 * 1024;
+    const pattern = Buffer.alloc(total);
+    for (let i = 0; i < total; i += 4) pattern.writeUInt32BE(i, i);
+    const upstream = await rawUpstream((socket) => {
+      socket.write('HTTP/1.0 200 OK\r\nContent-Type: application/octet-stream\r\n\r\n');
+      let at = 0;
+      const pump = () => {
+        while (at < total) {
+          const ok = socket.write(pattern.subarray(at, at + 1024));
+          at += 1024;
+          if (!ok) return void socket.once('drain', pump);
+        }
+        socket.end();
+      };
+      pump();
+    });
+    const app = await appFor(upstream.port);
+    const stream = await openStream(`${app.url}${STREAM}`, { pauseMs: 1_500, keep: total });
+    await stream.ended;
+    expect(stream.received()).toBe(total);
+    expect(stream.body().equals(pattern)).toBe(true);
   });
 
   it('delivers each chunk as it arrives (no buffering)', async () => {

@@ -11,7 +11,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { DEMO_LOOP_MP3_BASE64 } from './demo-loop.ts';
-import { splitFrames } from './mp3-frames.ts';
+import { splitFrames } from '../stream/mp3-frames.ts';
 
 export interface DemoStationOptions {
   mount: string;
@@ -115,7 +115,10 @@ export async function startDemoStation(options: DemoStationOptions): Promise<Dem
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
       return;
     }
+    // Like Icecast: no chunked encoding, the body ends when the connection does.
+    res.useChunkedEncodingByDefault = false;
     res.writeHead(200, {
+      Connection: 'close',
       'Content-Type': 'audio/mpeg',
       'Cache-Control': 'no-cache, no-store',
       'icy-name': DEMO_STATION_NAME,

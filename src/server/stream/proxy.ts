@@ -3,8 +3,9 @@
  *
  * http-proxy-middleware (v4, on httpxy) does the relaying; its defaults do not
  * fit a live stream, so this module sets it up and handles what it does not:
- * - `agent: false`: httpxy's shared agent allows only 256 sockets per host and
- *   would queue listener 257 forever; a stream connection is never reused anyway.
+ * - Our own agent (relay.ts): httpxy's shared agent allows only 256 sockets per
+ *   host and would queue listener 257 forever; ours has no cap and no pooling, and
+ *   its sockets relay an accepted stream's bytes with little memory per listener.
  * - `selfHandleResponse`: we pick the headers (no upstream Server/Connection,
  *   one Access-Control-Allow-Origin, no-store, X-Accel-Buffering: no) and map
  *   Icecast's 404/403 to 503; redirects are never followed (followRedirects off).
@@ -23,6 +24,8 @@ import { createProxyMiddleware, type Plugin } from 'http-proxy-middleware';
 import type { Logger } from 'pino';
 import type { StreamConfig } from './config.ts';
 import { createListenerSlots } from './listener-slots.ts';
+import { findFrameSync } from './mp3-frames.ts';
+import { RelayAgent, relayStream } from './relay.ts';
 import { requestedPort } from './port-param.ts';
 
 const TEXT = {
@@ -40,6 +43,30 @@ const FORWARDED_REQUEST_HEADERS = new Set(['host', 'user-agent', 'accept', 'conn
 /** Response headers that describe the stream; `icy-metaint` is left out because we never ask for metadata. */
 function describesStream(name: string): boolean {
   return name === 'content-type' || name === 'ice-audio-info' || (name.startsWith('icy-') && name !== 'icy-metaint');
+}
+
+const MPEG_TYPES = new Set(['audio/mpeg', 'audio/mp3', 'audio/mpeg3']);
+/** Give up looking for a frame start after this much (then relay as is). */
+const MAX_SYNC_SEARCH = 32 * 1024;
+
+/**
+ * Icecast's burst for a new listener starts mid-frame. Chrome then cannot
+ * recognise MP3 from the first bytes and keeps probing: playback starts about
+ * 4 s later than it could. So the relay starts at the first run of valid
+ * frames, then pipes the rest untouched.
+ */
+function startOnFrame(proxyRes: IncomingMessage, res: ServerResponse): void {
+  let head: Buffer = Buffer.alloc(0);
+  const onData = (chunk: Buffer) => {
+    head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
+    const at = findFrameSync(head, 0, 3);
+    if (at < 0 && head.length < MAX_SYNC_SEARCH) return;
+    proxyRes.off('data', onData);
+    proxyRes.pause();
+    res.write(at > 0 ? head.subarray(at) : head);
+    proxyRes.pipe(res);
+  };
+  proxyRes.on('data', onData);
 }
 
 interface Listener {
@@ -147,7 +174,6 @@ export function createStreamProxy(config: StreamConfig, logger: Logger): StreamP
       res.setHeader('Content-Type', type);
       res.setHeader('Cache-Control', 'no-store');
       res.setHeader('X-Accel-Buffering', 'no');
-      res.flushHeaders();
 
       // Icecast itself drops a source silent for 10 s, so only a longer silence ends the stream here.
       proxyRes.socket.setTimeout(config.idleTimeoutMs, () => {
@@ -158,7 +184,22 @@ export function createStreamProxy(config: StreamConfig, logger: Logger): StreamP
       proxyRes.once('close', () => {
         if (!res.writableEnded) res.end();
       });
-      proxyRes.pipe(res);
+      const mpeg = MPEG_TYPES.has(type.split(';')[0]!.trim().toLowerCase());
+      // Icecast's answer is close-delimited: relay its bytes ourselves, the same way to the listener.
+      const closeDelimited = proxyRes.headers['transfer-encoding'] === undefined && proxyRes.headers['content-length'] === undefined;
+      if (closeDelimited && res.socket) {
+        res.useChunkedEncodingByDefault = false;
+        res.setHeader('Connection', 'close');
+        res.flushHeaders();
+        const relay = relayStream(proxyRes.socket, res.socket, mpeg);
+        if (relay) {
+          proxyRes.on('data', relay.push);
+          return;
+        }
+      }
+      res.flushHeaders();
+      if (mpeg) startOnFrame(proxyRes, res);
+      else proxyRes.pipe(res);
     });
 
     proxyServer.on('error', (err, req) => {
@@ -176,7 +217,7 @@ export function createStreamProxy(config: StreamConfig, logger: Logger): StreamP
     router: (req) => listeners.get(req)?.target ?? upstreamUrl(config.allowedPorts[0]!),
     pathRewrite: () => config.mount,
     changeOrigin: true,
-    agent: false,
+    agent: new RelayAgent(),
     followRedirects: false,
     selfHandleResponse: true,
     ejectPlugins: true,

@@ -111,9 +111,17 @@ export const homeQuote: Quote = {
 
 /** The search-engine block, rows above and below the section grid, and the sponsor block. */
 export const homeSearchAd = ad('google', 250);
+/** Two rows of three on desktop; the first two on phones. */
 export const homeTopAds: AdRowSpec = {
   mobile: 2,
-  items: [ad('buddhatv', 250, 6079445), ad('dunamis', 250, 1452360), ad('generic', 250)],
+  items: [
+    ad('buddhatv', 250, 6079445),
+    ad('dunamis', 250, 1452360),
+    ad('generic', 250),
+    ad('dunamis', 250),
+    ad('generic', 250),
+    ad('buddhatv', 250),
+  ],
 };
 export const homeBottomAds: AdRowSpec = {
   mobile: 1,

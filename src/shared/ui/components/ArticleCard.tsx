@@ -4,14 +4,25 @@ import type { Article } from '../../content/types.ts';
  * A story card. Featured: text left, image right at 16:9 (stacked on phones);
  * others: image above at 4:3. Without an image the text simply fills the card.
  * The image box is sized by width/height and aspect-ratio before it loads.
+ * `kicker` shows the category above the title (off where a section heading already names it).
  */
-export function ArticleCard({ article, level = 3, credit }: { article: Article; level?: 2 | 3; credit?: string }) {
+export function ArticleCard({
+  article,
+  level = 3,
+  credit,
+  kicker = true,
+}: {
+  article: Article;
+  level?: 2 | 3;
+  credit?: string;
+  kicker?: boolean;
+}) {
   const Heading = level === 2 ? 'h2' : 'h3';
   const featured = article.featured === true;
   return (
     <article className={featured ? 'card card--featured' : 'card'}>
       <div className="card__body">
-        <p className="card__category">{article.category}</p>
+        {kicker && <p className="card__category">{article.category}</p>}
         <Heading className="card__title">{article.title}</Heading>
         <p className="card__excerpt">{article.excerpt}</p>
         <p className="card__meta">

@@ -8,7 +8,7 @@ import type { AdRowItem, AdRowSpec } from '../../content/types.ts';
 
 /** Spec §9: mobile below 768 px. */
 export const MOBILE_BREAKPOINT = 768;
-/** Desktop shows three boxes per row. */
+/** Desktop shows three boxes per row (a row spec may fill several rows). */
 export const DESKTOP_PER_ROW = 3;
 
 export type Viewport = 'mobile' | 'desktop';

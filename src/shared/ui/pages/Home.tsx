@@ -31,7 +31,7 @@ export function HomePage() {
               {s.title}
             </h2>
             {s.articles.map((a) => (
-              <ArticleCard key={a.title} article={a} />
+              <ArticleCard key={a.title} article={a} kicker={false} />
             ))}
           </section>
         ))}

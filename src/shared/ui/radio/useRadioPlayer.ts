@@ -135,11 +135,15 @@ export function useRadioPlayer(src: string): RadioPlayer {
       else fail(STREAM_UNAVAILABLE);
     };
     const onPause = () => {
-      // Paused from outside (media keys, the OS): follow it. Our own pauses and the end of the stream are handled elsewhere.
-      if (c.want && !audio.ended && audio.hasAttribute('src') && audio.error === null) {
-        release();
-        setPhase('stopped');
-      }
+      // Paused from outside (media keys, the OS): follow it, once the event's task has settled. Our own
+      // pauses, the end of the stream and errors are handled elsewhere and change the session or the state.
+      const session = c.session;
+      window.setTimeout(() => {
+        if (c.want && session === c.session && audio.paused && !audio.ended && audio.error === null) {
+          release();
+          setPhase('stopped');
+        }
+      }, 0);
     };
     const events: [string, () => void][] = [
       ['playing', onPlaying],

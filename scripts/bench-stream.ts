@@ -1,0 +1,357 @@
+/**
+ * `npm run bench:stream`: many listeners on the live stream, through our
+ * proxy (the built server, dist/server/main.js) and through nginx
+ * (proxy_pass, buffering off) to the same real Icecast fed by ezstream, in
+ * one run, printed side by side.
+ *
+ * Per listener count (default 200, 500, 1000): connects ramped over 2 s, each
+ * listener reads for 20 s from its own start. Reported: bytes per listener and
+ * the steady rate against the stream's real-time rate (after Icecast's burst),
+ * time to first byte, server RSS per listener (steady RSS minus the idle
+ * server's, over the listener count) and server CPU (% of one core while all
+ * listen). Each server is started fresh per run, so every baseline is clean.
+ *
+ * Options: --counts 200,500,1000  --seconds 20  --ramp 2  --kbps 128
+ * Needs: icecast2, ezstream, lame, sox, nginx (Debian packages); a build (made if missing).
+ * Everything listens on 127.0.0.1 on free ports and is stopped by PID.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { freePort, startApp, type AppProcess } from '../test/support/app-process.ts';
+import { makeTestMp3, startEzstream, startIcecast, type Icecast } from '../test/support/icecast.ts';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const CLK_TCK = 100;
+
+const { values: args } = parseArgs({
+  options: {
+    counts: { type: 'string', default: '200,500,1000' },
+    seconds: { type: 'string', default: '20' },
+    ramp: { type: 'string', default: '2' },
+    kbps: { type: 'string', default: '128' },
+    client: { type: 'string' },
+  },
+});
+
+// ---------------------------------------------------------------------------
+// Load client (a child process, so its own work does not show in the server's figures)
+
+interface ListenerResult {
+  status: number;
+  /** ms from connect start to the first response byte. */
+  ttfbMs: number;
+  /** Body bytes (after the response headers) over the whole read. */
+  bytes: number;
+  /** Body bytes between 5 s after start and the end: the steady rate, past Icecast's burst. */
+  steadyBytes: number;
+  steadyMs: number;
+  error?: string;
+}
+
+async function runClient(spec: string): Promise<void> {
+  const { host, port, path, count, rampMs, readMs } = JSON.parse(spec) as {
+    host: string;
+    port: number;
+    path: string;
+    count: number;
+    rampMs: number;
+    readMs: number;
+  };
+  const request = Buffer.from(`GET ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\nUser-Agent: bench-stream\r\nAccept: */*\r\n\r\n`);
+  const results: Promise<ListenerResult>[] = [];
+  const t0 = performance.now();
+  for (let i = 0; i < count; i++) {
+    const due = t0 + (i * rampMs) / count;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    results.push(
+      new Promise<ListenerResult>((resolve) => {
+        const start = performance.now();
+        const r: ListenerResult = { status: 0, ttfbMs: -1, bytes: 0, steadyBytes: 0, steadyMs: 0 };
+        let head = '';
+        let inBody = false;
+        let steadyFrom = -1;
+        const socket = connect({ host, port });
+        socket.on('connect', () => socket.write(request));
+        socket.on('data', (chunk: Buffer) => {
+          const now = performance.now();
+          if (r.ttfbMs < 0) r.ttfbMs = now - start;
+          let body = chunk;
+          if (!inBody) {
+            head += chunk.toString('latin1');
+            const end = head.indexOf('\r\n\r\n');
+            if (end < 0) return;
+            r.status = Number(head.slice(9, 12));
+            inBody = true;
+            body = chunk.subarray(chunk.length - (head.length - end - 4));
+          }
+          r.bytes += body.length;
+          if (now - start >= 5_000) {
+            if (steadyFrom < 0) steadyFrom = now;
+            else r.steadyBytes += body.length;
+            r.steadyMs = now - steadyFrom;
+          }
+        });
+        const timer = setTimeout(() => socket.destroy(), readMs);
+        socket.on('error', (e) => (r.error = e.message));
+        socket.on('close', () => {
+          clearTimeout(timer);
+          resolve(r);
+        });
+      }),
+    );
+  }
+  process.stdout.write(JSON.stringify(await Promise.all(results)));
+}
+
+// ---------------------------------------------------------------------------
+// Process figures from /proc
+
+function procTimes(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK; // utime + stime, seconds
+}
+
+function procRssKiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+}
+
+function childPids(pid: number): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(pid)]).toString().trim().split('\n').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)]! : NaN;
+};
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : NaN;
+};
+
+// ---------------------------------------------------------------------------
+// Servers under test
+
+interface Target {
+  name: 'proxy' | 'nginx';
+  port: number;
+  path: string;
+  /** PIDs whose RSS and CPU are the server's (nginx: its worker). */
+  pids(): number[];
+  stop(): Promise<void>;
+}
+
+async function startProxy(ice: Icecast): Promise<Target> {
+  const app: AppProcess = await startApp({
+    LOG_LEVEL: 'warn',
+    STREAM_UPSTREAM_HOST: '127.0.0.1',
+    STREAM_PORT_MAP: `8076:${ice.port}`,
+    STREAM_MAX_LISTENERS: '5000',
+    STREAM_MAX_LISTENERS_PER_CLIENT: '5000',
+  });
+  return { name: 'proxy', port: app.port, path: '/api/stream?port=8076', pids: () => [app.child.pid!], stop: async () => void (await app.stop()) };
+}
+
+async function startNginx(ice: Icecast): Promise<Target> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'bench-nginx-'));
+  mkdirSync(join(dir, 'logs'));
+  const conf = join(dir, 'nginx.conf');
+  writeFileSync(
+    conf,
+    `worker_processes 1;
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/logs/error.log warn;
+events { worker_connections 8192; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi; uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
+  server {
+    listen 127.0.0.1:${port};
+    location = /api/stream {
+      proxy_pass http://127.0.0.1:${ice.port}/stream;
+      proxy_buffering off;
+      proxy_http_version 1.1;
+      proxy_read_timeout 15s;
+    }
+  }
+}
+`,
+  );
+  const child: ChildProcess = spawn('nginx', ['-p', dir, '-c', conf, '-e', join(dir, 'logs/error.log')], { stdio: 'ignore' });
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  for (let i = 0; i < 100; i++) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = connect({ host: '127.0.0.1', port }, () => {
+        s.destroy();
+        resolve(true);
+      });
+      s.on('error', () => resolve(false));
+    });
+    if (ok) break;
+    if (child.exitCode !== null) throw new Error(`nginx exited: ${readFileSync(join(dir, 'logs/error.log'), 'utf8')}`);
+    await sleep(50);
+  }
+  return {
+    name: 'nginx',
+    port,
+    path: '/api/stream?port=8076',
+    pids: () => childPids(child.pid!),
+    async stop() {
+      child.kill('SIGQUIT');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------
+// One run: N listeners against one freshly started server
+
+interface RunResult {
+  server: string;
+  count: number;
+  ok: number;
+  errors: number;
+  bytesAvg: number;
+  steadyRatio: number;
+  steadyRatioMin: number;
+  ttfbP50: number;
+  ttfbP95: number;
+  ttfbMax: number;
+  rssBaseKiB: number;
+  rssPerListenerKiB: number;
+  cpuPct: number;
+  icecastListeners: number;
+}
+
+async function run(ice: Icecast, start: (ice: Icecast) => Promise<Target>, count: number, seconds: number, rampS: number, bytesPerSecond: number): Promise<RunResult> {
+  await ice.waitForListeners(0, '/stream', 20_000);
+  const target = await start(ice);
+  try {
+    // Warm the server with one short listener, then take the idle baseline.
+    const warm = connect({ host: '127.0.0.1', port: target.port }, () => warm.write(`GET ${target.path} HTTP/1.1\r\nHost: x\r\n\r\n`));
+    warm.on('error', () => {});
+    await sleep(1_000);
+    warm.destroy();
+    await ice.waitForListeners(0, '/stream', 10_000);
+    await sleep(1_000);
+    const pids = target.pids();
+    const rssBase = pids.reduce((n, p) => n + procRssKiB(p), 0);
+
+    const spec = JSON.stringify({ host: '127.0.0.1', port: target.port, path: target.path, count, rampMs: rampS * 1000, readMs: seconds * 1000 });
+    const client = spawn(process.execPath, [new URL(import.meta.url).pathname, '--client', spec], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    client.stdout.on('data', (c: Buffer) => (out += c));
+    const clientDone = new Promise<void>((r) => client.once('exit', () => r()));
+
+    // Steady window: from 3 s after the ramp ends (bursts delivered) to 2 s before reads stop.
+    const runStart = performance.now();
+    await sleep((rampS + 3) * 1000);
+    const cpu0 = pids.reduce((n, p) => n + procTimes(p), 0);
+    const t0 = performance.now();
+    const rss: number[] = [];
+    let icecastListeners = 0;
+    while (performance.now() - runStart < (seconds - 2) * 1000) {
+      rss.push(pids.reduce((n, p) => n + procRssKiB(p), 0));
+      if (rss.length % 4 === 1) icecastListeners = Math.max(icecastListeners, await ice.listeners().catch(() => 0));
+      await sleep(500);
+    }
+    const cpu1 = pids.reduce((n, p) => n + procTimes(p), 0);
+    const cpuPct = ((cpu1 - cpu0) / ((performance.now() - t0) / 1000)) * 100;
+    await clientDone;
+
+    const results = JSON.parse(out) as ListenerResult[];
+    const ok = results.filter((r) => r.status === 200 && r.bytes > 0);
+    const ratios = ok.filter((r) => r.steadyMs > 1_000).map((r) => r.steadyBytes / (r.steadyMs / 1000) / bytesPerSecond);
+    const steadyRss = median(rss.slice(Math.floor(rss.length / 2)));
+    return {
+      server: target.name,
+      count,
+      ok: ok.length,
+      errors: results.length - ok.length,
+      bytesAvg: ok.reduce((n, r) => n + r.bytes, 0) / Math.max(1, ok.length),
+      steadyRatio: ratios.reduce((a, b) => a + b, 0) / Math.max(1, ratios.length),
+      steadyRatioMin: Math.min(...ratios),
+      ttfbP50: pct(ok.map((r) => r.ttfbMs), 50),
+      ttfbP95: pct(ok.map((r) => r.ttfbMs), 95),
+      ttfbMax: Math.max(...ok.map((r) => r.ttfbMs)),
+      rssBaseKiB: rssBase,
+      rssPerListenerKiB: (steadyRss - rssBase) / count,
+      cpuPct,
+      icecastListeners,
+    };
+  } finally {
+    await target.stop();
+  }
+}
+
+// ---------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const counts = args.counts!.split(',').map(Number);
+  const seconds = Number(args.seconds);
+  const rampS = Number(args.ramp);
+  const kbps = Number(args.kbps);
+  const bytesPerSecond = (kbps * 1000) / 8;
+  for (const bin of ['nginx', 'pgrep']) execFileSync('sh', ['-c', `command -v ${bin}`], { stdio: 'ignore' });
+  if (!existsSync(join(ROOT, 'dist/server/main.js'))) execFileSync(process.execPath, [join(ROOT, 'scripts/build.ts')], { stdio: 'inherit' });
+
+  console.log(`bench:stream: ${counts.join(', ')} listeners, ramp ${rampS} s, ${seconds} s each, ${kbps} kbps MP3 from Icecast 2 + ezstream`);
+  const ice = await startIcecast({ clients: Math.max(...counts) * 2 + 200 });
+  const source = await startEzstream(ice, { file: makeTestMp3(kbps, 10) });
+  const rows: RunResult[] = [];
+  try {
+    for (const count of counts) {
+      for (const start of [startProxy, startNginx]) {
+        const r = await run(ice, start, count, seconds, rampS, bytesPerSecond);
+        rows.push(r);
+        console.log(
+          `  ${String(count).padStart(5)} ${r.server.padEnd(5)}  ok ${r.ok}/${count}  ${(r.bytesAvg / 1024).toFixed(0)} KiB/listener  ` +
+            `steady ${r.steadyRatio.toFixed(3)}x (min ${r.steadyRatioMin.toFixed(3)})  ttfb p50 ${r.ttfbP50.toFixed(0)} ms p95 ${r.ttfbP95.toFixed(0)} ms  ` +
+            `rss ${r.rssPerListenerKiB.toFixed(1)} KiB/listener  cpu ${r.cpuPct.toFixed(0)}%  (icecast saw ${r.icecastListeners})`,
+        );
+      }
+    }
+  } finally {
+    await source.stop();
+    await ice.stop();
+  }
+
+  const f = (n: number, d = 0) => n.toFixed(d);
+  const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}x` : '-');
+  console.log('\nlisteners  server  ok      KiB/listener  steady rate (min)     TTFB p50/p95/max ms   RSS KiB/listener  CPU %  (base RSS MiB)');
+  for (const count of counts) {
+    const [p, n] = [rows.find((r) => r.count === count && r.server === 'proxy')!, rows.find((r) => r.count === count && r.server === 'nginx')!];
+    for (const r of [p, n]) {
+      console.log(
+        `${String(count).padStart(9)}  ${r.server.padEnd(6)}  ${`${r.ok}/${count}`.padEnd(9)} ${f(r.bytesAvg / 1024).padStart(7)}       ` +
+          `${f(r.steadyRatio, 3)}x (${f(r.steadyRatioMin, 3)}x)      ${`${f(r.ttfbP50)}/${f(r.ttfbP95)}/${f(r.ttfbMax)}`.padEnd(18)}   ` +
+          `${f(r.rssPerListenerKiB, 1).padStart(8)}        ${f(r.cpuPct).padStart(4)}   (${f(r.rssBaseKiB / 1024, 1)})`,
+      );
+    }
+    console.log(
+      `${' '.repeat(9)}  proxy/nginx: RSS per listener ${ratio(p.rssPerListenerKiB, n.rssPerListenerKiB)}, CPU ${ratio(p.cpuPct, n.cpuPct)}, ` +
+        `TTFB p50 ${ratio(p.ttfbP50, n.ttfbP50)}, steady rate ${ratio(p.steadyRatio, n.steadyRatio)}`,
+    );
+  }
+  console.log(`\nreal-time rate: ${bytesPerSecond} B/s; each listener also gets Icecast's ~64 KiB burst at the start. Target: under 64 KiB RSS per listener.`);
+}
+
+if (args.client) await runClient(args.client);
+else await main();

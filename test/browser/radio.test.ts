@@ -1,0 +1,289 @@
+/**
+ * /radio in Debian's Chromium, playing a real Icecast (fed by ezstream)
+ * through the built server's /api/stream proxy.
+ */
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type AppProcess } from '../support/app-process.ts';
+import { blockThirdParties, collectConsoleProblems, launchBrowser } from '../support/browser.ts';
+import { startEzstream, startIcecast, type Ezstream, type Icecast } from '../support/icecast.ts';
+
+const PLAY_FAILED = 'Unable to start playback. Please try again.';
+const UNAVAILABLE = 'Stream temporarily unavailable.';
+const SPEC_NOW_PLAYING = 'Live programming from our station stream';
+const TIP = "If audio doesn't start, click play. Some browsers block autoplay with sound until you interact.";
+
+let ice: Icecast;
+let source: Ezstream;
+let app: AppProcess;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  ice = await startIcecast();
+  source = await startEzstream(ice);
+  [app, browser] = await Promise.all([
+    startApp({ LOG_LEVEL: 'warn', STREAM_UPSTREAM_HOST: '127.0.0.1', STREAM_PORT_MAP: `8076:${ice.port}`, STREAM_STATUS_CACHE_MS: '1000' }),
+    launchBrowser(),
+  ]);
+}, 60_000);
+
+afterAll(async () => {
+  for (const context of contexts) await context.close().catch(() => {});
+  await browser?.close();
+  await app?.stop();
+  await source?.stop();
+  await ice?.stop();
+});
+
+interface Opened {
+  page: Page;
+  problems: string[];
+  streamRequests: string[];
+}
+
+/** /radio in a fresh context, hydrated, with its stream requests recorded. */
+async function openRadio(setup?: (page: Page) => Promise<void>): Promise<Opened> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  const problems = collectConsoleProblems(page);
+  await blockThirdParties(page, app.url);
+  const streamRequests: string[] = [];
+  page.on('request', (req: Request) => {
+    if (new URL(req.url()).pathname === '/api/stream') streamRequests.push(req.url());
+  });
+  await setup?.(page);
+  const nowPlaying = page.waitForResponse((res) => res.url().includes('/api/now-playing'), { timeout: 15_000 });
+  await page.goto(`${app.url}/radio`, { waitUntil: 'load' });
+  // The now-playing request comes from an effect: React has hydrated and the player's effects ran.
+  await nowPlaying;
+  return { page, problems, streamRequests };
+}
+
+const audioState = (page: Page) =>
+  page.locator('audio').evaluate((a: HTMLAudioElement) => ({
+    currentTime: a.currentTime,
+    paused: a.paused,
+    src: a.getAttribute('src'),
+    currentSrc: a.currentSrc,
+    muted: a.muted,
+    volume: a.volume,
+    preload: a.getAttribute('preload'),
+    crossOrigin: a.getAttribute('crossorigin'),
+  }));
+
+const alertText = (page: Page) => page.getByRole('alert').innerText();
+
+async function expectAdvancing(page: Page, beyond: number, timeout = 20_000): Promise<void> {
+  await expect.poll(async () => (await audioState(page)).currentTime, { timeout, interval: 250 }).toBeGreaterThan(beyond);
+}
+
+describe('/radio playing the real Icecast stream', () => {
+  it('requests nothing before play; play streams from Icecast through the proxy; pause lets go; play resumes live', async () => {
+    const { page, problems, streamRequests } = await openRadio();
+    expect(await ice.waitForListeners(0)).toBe(0);
+    await page.waitForTimeout(800);
+    expect(streamRequests).toEqual([]);
+    expect(await audioState(page)).toMatchObject({ src: null, preload: 'none', crossOrigin: 'anonymous' });
+
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Pause', exact: true }).count()).toBe(1);
+    await expectAdvancing(page, 1.5);
+    const playing = await audioState(page);
+    expect(playing.paused).toBe(false);
+    expect(new URL(playing.currentSrc).pathname + new URL(playing.currentSrc).search).toBe('/api/stream?port=8076');
+    expect(streamRequests.length).toBeGreaterThanOrEqual(1);
+    expect(await ice.waitForListeners(1)).toBe(1); // the audio really comes from Icecast
+    expect(await page.getByRole('status').innerText()).toBe('Playing live');
+
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Play', exact: true }).count()).toBe(1);
+    expect((await audioState(page)).paused).toBe(true);
+    expect(await ice.waitForListeners(0)).toBe(0); // the connection is released while paused
+
+    const requestsBefore = streamRequests.length;
+    await page.waitForTimeout(1_000);
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    // A new request: the live edge, not the old buffer.
+    await expect.poll(() => streamRequests.length, { timeout: 5_000 }).toBeGreaterThan(requestsBefore);
+    await expectAdvancing(page, 1.0);
+    expect(await ice.waitForListeners(1)).toBe(1);
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    expect(await alertText(page)).toBe('');
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('shows the title and listener count from the status, and the spec text when there is none', async () => {
+    const { page, problems } = await openRadio();
+    await expect.poll(() => page.locator('.now-playing__title').innerText(), { timeout: 10_000 }).toBe('icecast-test-tone-128k-10s');
+    await expect.poll(() => page.locator('.now-playing__listeners').innerText()).toMatch(/^\d+ listeners? tuned in$/);
+    expect(await page.getByText(TIP).count()).toBe(1);
+    expect(problems).toEqual([]);
+
+    const { page: fallback } = await openRadio(async (p) => {
+      await p.route('**/api/now-playing*', (route) =>
+        route.fulfill({ status: 200, contentType: 'application/json', body: '{"live":null,"title":null,"listeners":null}' }),
+      );
+    });
+    expect(await fallback.locator('.now-playing__title').innerText()).toBe(SPEC_NOW_PLAYING);
+    expect(await fallback.locator('.now-playing__listeners').innerText()).toBe('');
+  });
+
+  it('renders the same markup on the server (no hydration mismatch, no layout shift)', async () => {
+    const html = await (await fetch(`${app.url}/radio`)).text();
+    for (const text of ['Live Radio', '24/7 live stream', 'Now Playing', SPEC_NOW_PLAYING, TIP.replace("'", '&#x27;')]) {
+      expect(html).toContain(text);
+    }
+    expect(html).toMatch(/<audio preload="none" crossorigin="anonymous"><\/audio>/i);
+    const { page, problems } = await openRadio();
+    const shifts = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          let total = 0;
+          new PerformanceObserver((list) => {
+            for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+              if (!e.hadRecentInput) total += e.value;
+            }
+          }).observe({ type: 'layout-shift', buffered: true });
+          setTimeout(() => resolve(total), 1_500);
+        }),
+    );
+    expect(shifts).toBeLessThan(0.01);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('/radio errors', () => {
+  it('shows the unavailable message in red, announced, when the stream is blocked; the next play clears it', async () => {
+    const { page, problems } = await openRadio(async (p) => {
+      await p.route('**/api/stream*', (route) => route.abort('connectionrefused'));
+    });
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await expect.poll(() => alertText(page), { timeout: 10_000 }).toBe(UNAVAILABLE);
+    expect(await page.getByRole('button', { name: 'Play', exact: true }).count()).toBe(1);
+    const color = await page.getByRole('alert').evaluate((el) => {
+      const probe = document.createElement('span');
+      probe.style.color = 'var(--color-error)';
+      el.append(probe);
+      const expected = getComputedStyle(probe).color;
+      probe.remove();
+      return { actual: getComputedStyle(el).color, expected };
+    });
+    expect(color.actual).toBe(color.expected);
+    expect(color.actual).toBe('rgb(179, 38, 30)');
+
+    await page.unroute('**/api/stream*');
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await expectAdvancing(page, 0.5);
+    expect(await alertText(page)).toBe('');
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    // Only the blocked request itself may be reported.
+    expect(problems.filter((p) => !/ERR_CONNECTION_REFUSED|Failed to load resource/.test(p))).toEqual([]);
+  }, 40_000);
+
+  it('shows the play-failed message when the browser refuses to play, and clears it on a successful play', async () => {
+    const { page, problems } = await openRadio(async (p) => {
+      await p.addInitScript(() => {
+        const play = HTMLMediaElement.prototype.play;
+        HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
+          if ((window as unknown as { __refusePlay?: boolean }).__refusePlay !== false) {
+            return Promise.reject(new DOMException('play() needs a user gesture', 'NotAllowedError'));
+          }
+          return play.call(this);
+        };
+      });
+    });
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await expect.poll(() => alertText(page)).toBe(PLAY_FAILED);
+    expect(await page.getByRole('button', { name: 'Play', exact: true }).count()).toBe(1);
+
+    await page.evaluate(() => ((window as unknown as { __refusePlay: boolean }).__refusePlay = false));
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await expect.poll(() => alertText(page), { timeout: 15_000 }).toBe('');
+    await expectAdvancing(page, 0.5);
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    expect(problems).toEqual([]);
+  }, 40_000);
+
+  it('pause clears a shown error', async () => {
+    const { page } = await openRadio(async (p) => {
+      await p.addInitScript(() => {
+        HTMLMediaElement.prototype.play = () => Promise.reject(new DOMException('no', 'NotAllowedError'));
+      });
+    });
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await expect.poll(() => alertText(page)).toBe(PLAY_FAILED);
+    // Play again (refused again, so the error stays); the button now offers Pause while it tries.
+    await page.evaluate(() => {
+      HTMLMediaElement.prototype.play = () => new Promise(() => {}); // never settles: still connecting
+    });
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    await expect.poll(() => alertText(page)).toBe('');
+  });
+});
+
+describe('/radio volume and mute', () => {
+  it('steps the slider by 0.01 with arrows and 0.1 with Page Up/Down; mute shows 0; raising it unmutes', async () => {
+    const { page, problems } = await openRadio();
+    const slider = page.getByRole('slider', { name: 'Volume' });
+    const value = async () => Number(await slider.inputValue());
+    expect(await slider.getAttribute('min')).toBe('0');
+    expect(await slider.getAttribute('max')).toBe('1');
+    expect(await slider.getAttribute('step')).toBe('0.01');
+    expect(await value()).toBe(0.9);
+
+    await slider.focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await value()).toBeCloseTo(0.91, 5);
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    expect(await value()).toBeCloseTo(0.89, 5);
+    await page.keyboard.press('PageDown');
+    expect(await value()).toBeCloseTo(0.79, 5);
+    await page.keyboard.press('PageUp');
+    expect(await value()).toBeCloseTo(0.89, 5);
+    await expect.poll(async () => (await audioState(page)).volume).toBeCloseTo(0.89, 5);
+
+    await page.getByRole('button', { name: 'Mute', exact: true }).click();
+    expect(await page.getByRole('button', { name: 'Unmute', exact: true }).count()).toBe(1);
+    expect(await value()).toBe(0);
+    expect((await audioState(page)).muted).toBe(true);
+
+    await slider.focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await value()).toBeCloseTo(0.01, 5);
+    expect(await page.getByRole('button', { name: 'Mute', exact: true }).count()).toBe(1);
+    expect(await audioState(page)).toMatchObject({ muted: false });
+    expect((await audioState(page)).volume).toBeCloseTo(0.01, 5);
+
+    // Unmuting with the button brings the volume back.
+    await page.keyboard.press('End');
+    await page.getByRole('button', { name: 'Mute', exact: true }).click();
+    expect(await value()).toBe(0);
+    await page.getByRole('button', { name: 'Unmute', exact: true }).click();
+    expect(await value()).toBe(1);
+    expect(problems).toEqual([]);
+  });
+});
+
+// Last: it stops and restarts the station's source.
+describe('/radio when the station restarts', () => {
+  it('reconnects by itself while the visitor is listening, without showing an error', async () => {
+    const { page, problems } = await openRadio();
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await expectAdvancing(page, 1.0);
+
+    await source.stop();
+    await expect.poll(() => page.getByRole('status').innerText(), { timeout: 20_000, interval: 100 }).toBe('Reconnecting…');
+    source = await startEzstream(ice);
+    await expect.poll(() => page.getByRole('status').innerText(), { timeout: 30_000, interval: 250 }).toBe('Playing live');
+    const t = (await audioState(page)).currentTime;
+    await expectAdvancing(page, t + 1.0);
+    expect(await alertText(page)).toBe('');
+    expect(await page.getByRole('button', { name: 'Pause', exact: true }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    expect(problems.filter((p) => !/Failed to load resource/.test(p))).toEqual([]);
+  }, 90_000);
+});
