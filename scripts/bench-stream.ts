@@ -10,8 +10,12 @@
  * time to first byte, server RSS per listener (steady RSS minus the idle
  * server's, over the listener count) and server CPU (% of one core while all
  * listen). Each server is started fresh per run, so every baseline is clean.
+ * Servers: "proxy" is `npm start` as is; "proxy*" the same with NODE_OPTIONS
+ * from --tuned (default --max-semi-space-size=1: a small V8 young generation,
+ * which is most of what is left of a Node listener's memory); "nginx" is
+ * proxy_pass with proxy_buffering off and one worker (like the one Node process).
  *
- * Options: --counts 200,500,1000  --seconds 20  --ramp 2  --kbps 128
+ * Options: --counts 200,500,1000  --seconds 20  --ramp 2  --kbps 128  --tuned '<NODE_OPTIONS>' ('' skips proxy*)
  * Needs: icecast2, ezstream, lame, sox, nginx (Debian packages); a build (made if missing).
  * Everything listens on 127.0.0.1 on free ports and is stopped by PID.
  */
@@ -33,6 +37,8 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '20' },
     ramp: { type: 'string', default: '2' },
     kbps: { type: 'string', default: '128' },
+    /** A second proxy run per count with these NODE_OPTIONS ('' to skip it). */
+    tuned: { type: 'string', default: '--max-semi-space-size=1' },
     client: { type: 'string' },
   },
 });
@@ -144,7 +150,7 @@ const pct = (xs: number[], p: number) => {
 // Servers under test
 
 interface Target {
-  name: 'proxy' | 'nginx';
+  name: string;
   port: number;
   path: string;
   /** PIDs whose RSS and CPU are the server's (nginx: its worker). */
@@ -152,15 +158,16 @@ interface Target {
   stop(): Promise<void>;
 }
 
-async function startProxy(ice: Icecast): Promise<Target> {
+async function startProxy(ice: Icecast, nodeOptions = ''): Promise<Target> {
   const app: AppProcess = await startApp({
     LOG_LEVEL: 'warn',
     STREAM_UPSTREAM_HOST: '127.0.0.1',
     STREAM_PORT_MAP: `8076:${ice.port}`,
     STREAM_MAX_LISTENERS: '5000',
     STREAM_MAX_LISTENERS_PER_CLIENT: '5000',
+    ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
   });
-  return { name: 'proxy', port: app.port, path: '/api/stream?port=8076', pids: () => [app.child.pid!], stop: async () => void (await app.stop()) };
+  return { name: nodeOptions ? 'proxy*' : 'proxy', port: app.port, path: '/api/stream?port=8076', pids: () => [app.child.pid!], stop: async () => void (await app.stop()) };
 }
 
 async function startNginx(ice: Icecast): Promise<Target> {
@@ -315,14 +322,16 @@ async function main(): Promise<void> {
   console.log(`bench:stream: ${counts.join(', ')} listeners, ramp ${rampS} s, ${seconds} s each, ${kbps} kbps MP3 from Icecast 2 + ezstream`);
   const ice = await startIcecast({ clients: Math.max(...counts) * 2 + 200 });
   const source = await startEzstream(ice, { file: makeTestMp3(kbps, 10) });
+  const tuned = args.tuned ?? '';
+  const servers: ((ice: Icecast) => Promise<Target>)[] = [(i) => startProxy(i), ...(tuned ? [(i: Icecast) => startProxy(i, tuned)] : []), startNginx];
   const rows: RunResult[] = [];
   try {
     for (const count of counts) {
-      for (const start of [startProxy, startNginx]) {
+      for (const start of servers) {
         const r = await run(ice, start, count, seconds, rampS, bytesPerSecond);
         rows.push(r);
         console.log(
-          `  ${String(count).padStart(5)} ${r.server.padEnd(5)}  ok ${r.ok}/${count}  ${(r.bytesAvg / 1024).toFixed(0)} KiB/listener  ` +
+          `  ${String(count).padStart(5)} ${r.server.padEnd(6)}  ok ${r.ok}/${count}  ${(r.bytesAvg / 1024).toFixed(0)} KiB/listener  ` +
             `steady ${r.steadyRatio.toFixed(3)}x (min ${r.steadyRatioMin.toFixed(3)})  ttfb p50 ${r.ttfbP50.toFixed(0)} ms p95 ${r.ttfbP95.toFixed(0)} ms  ` +
             `rss ${r.rssPerListenerKiB.toFixed(1)} KiB/listener  cpu ${r.cpuPct.toFixed(0)}%  (icecast saw ${r.icecastListeners})`,
         );
@@ -335,22 +344,25 @@ async function main(): Promise<void> {
 
   const f = (n: number, d = 0) => n.toFixed(d);
   const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}x` : '-');
-  console.log('\nlisteners  server  ok      KiB/listener  steady rate (min)     TTFB p50/p95/max ms   RSS KiB/listener  CPU %  (base RSS MiB)');
+  console.log(`\nproxy = npm start as is; proxy* = the same with NODE_OPTIONS=${tuned || '(skipped)'}; nginx = proxy_pass, proxy_buffering off, 1 worker`);
+  console.log('listeners  server  ok          KiB/listener  steady rate (min)    TTFB p50/p95/max ms   RSS KiB/listener  CPU %  (idle RSS MiB)');
   for (const count of counts) {
-    const [p, n] = [rows.find((r) => r.count === count && r.server === 'proxy')!, rows.find((r) => r.count === count && r.server === 'nginx')!];
-    for (const r of [p, n]) {
+    const nginx = rows.find((r) => r.count === count && r.server === 'nginx')!;
+    for (const r of rows.filter((x) => x.count === count)) {
       console.log(
-        `${String(count).padStart(9)}  ${r.server.padEnd(6)}  ${`${r.ok}/${count}`.padEnd(9)} ${f(r.bytesAvg / 1024).padStart(7)}       ` +
-          `${f(r.steadyRatio, 3)}x (${f(r.steadyRatioMin, 3)}x)      ${`${f(r.ttfbP50)}/${f(r.ttfbP95)}/${f(r.ttfbMax)}`.padEnd(18)}   ` +
+        `${String(count).padStart(9)}  ${r.server.padEnd(6)}  ${`${r.ok}/${count}`.padEnd(11)} ${f(r.bytesAvg / 1024).padStart(6)}       ` +
+          `${f(r.steadyRatio, 3)}x (${f(r.steadyRatioMin, 3)}x)     ${`${f(r.ttfbP50)}/${f(r.ttfbP95)}/${f(r.ttfbMax)}`.padEnd(18)}   ` +
           `${f(r.rssPerListenerKiB, 1).padStart(8)}        ${f(r.cpuPct).padStart(4)}   (${f(r.rssBaseKiB / 1024, 1)})`,
       );
     }
-    console.log(
-      `${' '.repeat(9)}  proxy/nginx: RSS per listener ${ratio(p.rssPerListenerKiB, n.rssPerListenerKiB)}, CPU ${ratio(p.cpuPct, n.cpuPct)}, ` +
-        `TTFB p50 ${ratio(p.ttfbP50, n.ttfbP50)}, steady rate ${ratio(p.steadyRatio, n.steadyRatio)}`,
-    );
+    for (const r of rows.filter((x) => x.count === count && x.server !== 'nginx')) {
+      console.log(
+        `${' '.repeat(9)}  ${r.server}/nginx: RSS per listener ${ratio(r.rssPerListenerKiB, nginx.rssPerListenerKiB)}, CPU ${ratio(r.cpuPct, nginx.cpuPct)}, ` +
+          `TTFB p50 ${ratio(r.ttfbP50, nginx.ttfbP50)}, steady rate ${ratio(r.steadyRatio, nginx.steadyRatio)}`,
+      );
+    }
   }
-  console.log(`\nreal-time rate: ${bytesPerSecond} B/s; each listener also gets Icecast's ~64 KiB burst at the start. Target: under 64 KiB RSS per listener.`);
+  console.log(`\nreal-time rate: ${bytesPerSecond} B/s; each listener also gets Icecast's ~64 KiB burst first. Target: under 64 KiB RSS per listener.`);
 }
 
 if (args.client) await runClient(args.client);

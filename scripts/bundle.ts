@@ -32,15 +32,19 @@ export interface Manifest {
 const COMPRESSIBLE = new Set(['.js', '.css', '.svg', '.json', '.webmanifest', '.txt', '.xml', '.html']);
 
 /**
- * react-router's package exports point every bundler at its development build;
- * its production build drops dev-only warnings and checks (about 20 KB smaller).
+ * react-router's package exports point every bundler (and Node) at its development build; its
+ * production build drops dev-only warnings and checks. react-router-dom is a re-export of it, so
+ * both resolve to the production files, on the client and, bundled in, on the server.
  */
 const reactRouterProduction: esbuild.Plugin = {
   name: 'react-router-production',
   setup(build) {
-    build.onResolve({ filter: /^react-router(\/dom)?$/ }, (args) => ({
-      path: join(ROOT, 'node_modules/react-router/dist/production', args.path.endsWith('/dom') ? 'dom-export.mjs' : 'index.mjs'),
-    }));
+    const files: Record<string, string> = {
+      'react-router': 'node_modules/react-router/dist/production/index.mjs',
+      'react-router/dom': 'node_modules/react-router/dist/production/dom-export.mjs',
+      'react-router-dom': 'node_modules/react-router-dom/dist/index.mjs',
+    };
+    build.onResolve({ filter: /^react-router(-dom|\/dom)?$/ }, (args) => ({ path: join(ROOT, files[args.path]!) }));
   },
 };
 
@@ -80,6 +84,7 @@ export function serverOptions(production: boolean): esbuild.BuildOptions {
     target: 'node24',
     outfile: join(SERVER_OUT, 'main.js'),
     packages: 'external',
+    plugins: production ? [reactRouterProduction] : [],
     jsx: 'automatic',
     sourcemap: 'linked',
     minify: false,

@@ -5,9 +5,19 @@ import type { Config } from './config.ts';
 
 export type { Logger };
 
-/** JSON lines on stdout, one per event. */
+let stdout: ReturnType<typeof pino.destination> | undefined;
+
+/**
+ * JSON lines on stdout, one per event. Written asynchronously (a synchronous write per request
+ * cost a quarter of the cached pages' throughput) and flushed synchronously when the process exits.
+ */
 export function createLogger(level: Config['logLevel']): Logger {
-  return pino({ level, base: { service: 'web' } });
+  if (!stdout) {
+    const destination = pino.destination({ dest: 1, sync: false });
+    process.once('exit', () => destination.flushSync());
+    stdout = destination;
+  }
+  return pino({ level, base: { service: 'web' } }, stdout);
 }
 
 /**

@@ -1,15 +1,37 @@
 /** The newsroom's clock: every date on the site is Chicago's, on the server and in the browser alike. */
 export const NEWSROOM_TIME_ZONE = 'America/Chicago';
 
-const longUsDate = new Intl.DateTimeFormat('en-US', {
-  timeZone: NEWSROOM_TIME_ZONE,
-  weekday: 'long',
-  year: 'numeric',
-  month: 'long',
-  day: 'numeric',
-});
+let longUsDate: Intl.DateTimeFormat | undefined;
 
 /** e.g. "Saturday, November 21, 2026". Explicit locale and zone so server and client agree. */
 export function formatChicagoDate(date: Date): string {
+  // Made on first use, not at import: a browser's first Intl.DateTimeFormat costs tens of ms
+  // (ICU start-up), a long task on the page's load path.
+  longUsDate ??= new Intl.DateTimeFormat('en-US', {
+    timeZone: NEWSROOM_TIME_ZONE,
+    weekday: 'long',
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+  });
   return longUsDate.format(date);
+}
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const HOUR = 3_600_000;
+
+function longUsDateAtOffset(date: Date, offsetHours: number): string {
+  const d = new Date(date.getTime() + offsetHours * HOUR);
+  return `${WEEKDAYS[d.getUTCDay()]}, ${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}, ${d.getUTCFullYear()}`;
+}
+
+/**
+ * Chicago's date by arithmetic alone, when the instant allows it: Chicago is always UTC−6 or
+ * UTC−5, so when both offsets give the same day, that day is Chicago's (23 hours in 24).
+ * Undefined in the remaining hour: ask formatChicagoDate. Lets the browser skip Intl on load.
+ */
+export function chicagoDateWithoutIntl(date: Date): string | undefined {
+  const standard = longUsDateAtOffset(date, -6);
+  return standard === longUsDateAtOffset(date, -5) ? standard : undefined;
 }

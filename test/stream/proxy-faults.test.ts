@@ -38,8 +38,11 @@ async function fake(handler: Parameters<typeof startFakeUpstream>[0]): Promise<F
 }
 
 /** A TCP upstream that writes whatever the test scripts, as Icecast writes its HTTP/1.0 answer. */
-async function rawUpstream(onRequest: (socket: Socket) => void): Promise<{ port: number }> {
+async function rawUpstream(onRequest: (socket: Socket) => void): Promise<{ port: number; readonly open: number }> {
+  const connections = new Set<Socket>();
   const server = createTcpServer((socket) => {
+    connections.add(socket);
+    socket.on('close', () => connections.delete(socket));
     socket.on('error', () => {});
     socket.once('data', () => onRequest(socket));
   });
@@ -47,13 +50,65 @@ async function rawUpstream(onRequest: (socket: Socket) => void): Promise<{ port:
   cleanup.push(
     () =>
       new Promise<void>((resolve) => {
+        for (const c of connections) c.destroy();
         server.close(() => resolve());
-        for (const c of connections.splice(0)) c.destroy();
       }),
   );
-  const connections: Socket[] = [];
-  server.on('connection', (c) => connections.push(c));
-  return { port: (server.address() as AddressInfo).port };
+  return {
+    port: (server.address() as AddressInfo).port,
+    get open() {
+      return connections.size;
+    },
+  };
+}
+
+interface Scripted {
+  port: number;
+  /** Resolves when the proxy's request has arrived and the headers are out. */
+  connected: Promise<void>;
+  send(bytes: Buffer): void;
+  end(): void;
+  reset(): void;
+  /** Upstream sockets still open. */
+  readonly open: number;
+}
+
+/** An upstream the test drives by hand, answering as Icecast does (HTTP/1.0, close-delimited) or chunked. */
+async function scripted(kind: 'icecast' | 'chunked'): Promise<Scripted> {
+  let socket: Socket | undefined;
+  let res: import('node:http').ServerResponse | undefined;
+  let ready!: () => void;
+  const connected = new Promise<void>((resolve) => (ready = resolve));
+  let port: number;
+  let open: () => number;
+  if (kind === 'icecast') {
+    const upstream = await rawUpstream((s) => {
+      socket = s;
+      s.write('HTTP/1.0 200 OK\r\nContent-Type: application/octet-stream\r\n\r\n');
+      ready();
+    });
+    port = upstream.port;
+    open = () => upstream.open;
+  } else {
+    const upstream = await fake((_req, r) => {
+      audioHeaders(r);
+      res = r;
+      socket = r.socket ?? undefined;
+      ready();
+    });
+    port = upstream.port;
+    open = () => upstream.open;
+  }
+  return {
+    port,
+    connected,
+    send: (bytes) => void (res ? res.write(bytes) : socket!.write(bytes)),
+    end: () => void (res ? res.end() : socket!.end()),
+    reset: () => void socket!.resetAndDestroy(),
+    get open() {
+      return open();
+    },
+  };
 }
 
 async function silent(): Promise<TcpProbe> {
@@ -283,47 +338,49 @@ describe('streaming', () => {
     stream.destroy();
   });
 
-  it('keeps a stream through a pause shorter than the idle timeout, and ends it (never hangs) after a longer stall', async () => {
-    let send: ((b: Buffer) => void) | undefined;
-    const upstream = await fake((_req, res) => {
-      audioHeaders(res);
-      send = (b) => res.write(b);
-    });
-    const app = await appFor(upstream.port, { idleTimeoutMs: 1_500 });
-    const stream = await openStream(`${app.url}${STREAM}`);
-    await until(() => send !== undefined);
-    send!(Buffer.alloc(1000, 1));
-    await stream.waitForBytes(1000);
-    await sleep(1_000); // shorter than the idle timeout: the stream must survive
-    send!(Buffer.alloc(1000, 2));
-    await stream.waitForBytes(2000, 1_000);
-    const lastData = performance.now();
-    const ended = await Promise.race([stream.ended, sleep(5_000).then(() => Infinity)]);
-    expect(ended - lastData).toBeGreaterThanOrEqual(1_400);
-    expect(ended - lastData).toBeLessThan(1_500 + 1_000);
-    await until(() => upstream.open === 0, 1_000);
-    expect(upstream.open).toBe(0);
-    expect(app.streams.activeListeners).toBe(0);
-  });
-
-  it('ends the listener within 1 s when the upstream ends or resets mid-stream, and stays healthy', async () => {
-    for (const how of ['end', 'reset'] as const) {
-      let stop: (() => void) | undefined;
-      const upstream = await fake((_req, res) => {
-        audioHeaders(res);
-        res.write(Buffer.alloc(4096, 1));
-        stop = () => (how === 'end' ? res.end() : res.socket?.destroy());
-      });
-      const app = await appFor(upstream.port);
+  // Icecast answers HTTP/1.0 with a close-delimited body (relayed socket to socket); other servers chunk it (piped).
+  describe.each([
+    { kind: 'icecast' as const, label: 'an Icecast-style (HTTP/1.0, close-delimited)' },
+    { kind: 'chunked' as const, label: 'a chunked' },
+  ])('with $label upstream', ({ kind }) => {
+    it('keeps a stream through a pause shorter than the idle timeout, and ends it (never hangs) after a longer stall', async () => {
+      const upstream = await scripted(kind);
+      const app = await appFor(upstream.port, { idleTimeoutMs: 1_500 });
       const stream = await openStream(`${app.url}${STREAM}`);
-      await stream.waitForBytes(4096);
-      const t0 = performance.now();
-      stop!();
-      const ended = await Promise.race([stream.ended, sleep(3_000).then(() => Infinity)]);
-      expect(ended - t0, how).toBeLessThan(1_000);
-      expect((await fetchAll(`${app.url}/healthz`)).status).toBe(200);
+      expect(stream.status).toBe(200);
+      await upstream.connected;
+      upstream.send(Buffer.alloc(1000, 1));
+      await stream.waitForBytes(1000);
+      await sleep(1_000); // shorter than the idle timeout: the stream must survive
+      upstream.send(Buffer.alloc(1000, 2));
+      await stream.waitForBytes(2000, 1_000);
+      const lastData = performance.now();
+      const ended = await Promise.race([stream.ended, sleep(5_000).then(() => Infinity)]);
+      expect(ended - lastData).toBeGreaterThanOrEqual(1_400);
+      expect(ended - lastData).toBeLessThan(1_500 + 1_000);
+      await until(() => upstream.open === 0, 1_000);
+      expect(upstream.open).toBe(0);
       expect(app.streams.activeListeners).toBe(0);
-    }
+    });
+
+    it('ends the listener within 1 s when the upstream ends or resets mid-stream, and stays healthy', async () => {
+      for (const how of ['end', 'reset'] as const) {
+        const upstream = await scripted(kind);
+        const app = await appFor(upstream.port);
+        const stream = await openStream(`${app.url}${STREAM}`);
+        await upstream.connected;
+        upstream.send(Buffer.alloc(4096, 1));
+        await stream.waitForBytes(4096);
+        const t0 = performance.now();
+        if (how === 'end') upstream.end();
+        else upstream.reset();
+        const ended = await Promise.race([stream.ended, sleep(3_000).then(() => Infinity)]);
+        expect(ended - t0, how).toBeLessThan(1_000);
+        expect(stream.received(), how).toBe(4096);
+        expect((await fetchAll(`${app.url}/healthz`)).status).toBe(200);
+        expect(app.streams.activeListeners).toBe(0);
+      }
+    });
   });
 
   it('releases the upstream connection at once when the listener leaves', async () => {

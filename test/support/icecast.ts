@@ -150,8 +150,17 @@ function dropTo(): { user: string; group: string; uid: number; gid: number } | n
   throw new Error('running as root but neither user icecast2 nor nobody exists for Icecast to switch to');
 }
 
+/** Starts Icecast; one retry on a new port covers the rare race where another process took the free port first. */
 export async function startIcecast(options: IcecastOptions = {}): Promise<Icecast> {
   requireStreamTools();
+  try {
+    return await startIcecastOnce(options);
+  } catch {
+    return startIcecastOnce(options);
+  }
+}
+
+async function startIcecastOnce(options: IcecastOptions): Promise<Icecast> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'icecast-test-'));
   chmodSync(dir, 0o755);
@@ -223,6 +232,7 @@ export async function startIcecast(options: IcecastOptions = {}): Promise<Icecas
     proc.logs,
   ).catch(async (error: Error) => {
     await terminate(proc);
+    rmSync(dir, { recursive: true, force: true });
     throw error;
   });
 

@@ -28,7 +28,6 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 function cleanText(value: unknown): string | null {
   if (typeof value !== 'string' && typeof value !== 'number') return null;
-  // eslint-disable-next-line no-control-regex
   const text = String(value).replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/\s+/g, ' ').trim();
   if (!text) return null;
   return text.length > MAX_TITLE_LENGTH ? `${text.slice(0, MAX_TITLE_LENGTH - 1)}…` : text;

@@ -1,11 +1,11 @@
 /**
  * GET /api/stream?port=N: the live stream from Icecast, relayed as it arrives.
  *
- * http-proxy-middleware (v4, on httpxy) does the relaying; its defaults do not
- * fit a live stream, so this module sets it up and handles what it does not:
+ * http-proxy-middleware (v4, on httpxy) runs the exchange with the upstream;
+ * its defaults do not fit a live stream, so this module configures it and
+ * handles what it does not:
  * - Our own agent (relay.ts): httpxy's shared agent allows only 256 sockets per
- *   host and would queue listener 257 forever; ours has no cap and no pooling, and
- *   its sockets relay an accepted stream's bytes with little memory per listener.
+ *   host and would queue listener 257 forever; ours has no cap and no pooling.
  * - `selfHandleResponse`: we pick the headers (no upstream Server/Connection,
  *   one Access-Control-Allow-Origin, no-store, X-Accel-Buffering: no) and map
  *   Icecast's 404/403 to 503; redirects are never followed (followRedirects off).
@@ -15,6 +15,9 @@
  *   expiry destroys the request with an error we could not tell from a reset.
  *   Here a connect deadline answers 504, and after the headers an idle timer
  *   (longer than Icecast's source timeout) ends the listener's response.
+ * - The body: Icecast's close-delimited answer is relayed socket to socket by
+ *   relay.ts (a plain pipe costs 3–4 times the memory per listener); chunked or
+ *   sized bodies are piped. An MP3 stream starts on a frame boundary either way.
  * - A listener who goes away: httpxy destroys the upstream request on the
  *   response's 'close'; our cleanup does it too, and gives the slot back.
  */
@@ -80,7 +83,6 @@ interface Listener {
   deadline?: NodeJS.Timeout;
   /** True once we answered (an error, or the stream's headers). */
   answered: boolean;
-  release(): void;
 }
 
 export interface StreamProxy {
@@ -161,16 +163,17 @@ export function createStreamProxy(config: StreamConfig, logger: Logger): StreamP
       const type = proxyRes.headers['content-type'] ?? 'audio/mpeg';
       contentTypes.set(listener.port, type);
       res.statusCode = 200;
-      for (const [name, values] of Object.entries(proxyRes.headersDistinct)) {
-        if (!describesStream(name) || !values?.[0]) continue;
+      // The first value of each header we pass (Icecast may repeat Access-Control-Allow-Origin).
+      const raw = proxyRes.rawHeaders;
+      for (let i = 0; i + 1 < raw.length; i += 2) {
+        const name = raw[i]!.toLowerCase();
+        if (!(describesStream(name) || name === 'access-control-allow-origin') || res.hasHeader(name)) continue;
         try {
-          res.setHeader(name, values[0]);
+          res.setHeader(name, raw[i + 1]!);
         } catch {
           /* a value Node will not send is simply dropped */
         }
       }
-      const origin = proxyRes.headersDistinct['access-control-allow-origin']?.[0];
-      if (origin) res.setHeader('Access-Control-Allow-Origin', origin);
       res.setHeader('Content-Type', type);
       res.setHeader('Cache-Control', 'no-store');
       res.setHeader('X-Accel-Buffering', 'no');
@@ -251,7 +254,7 @@ export function createStreamProxy(config: StreamConfig, logger: Logger): StreamP
       return;
     }
 
-    const listener: Listener = { req, res, port, target: upstreamUrl(port), answered: false, release };
+    const listener: Listener = { req, res, port, target: upstreamUrl(port), answered: false };
     listeners.set(req, listener);
     listener.deadline = setTimeout(() => {
       log.warn({ port, timeoutMs: config.connectTimeoutMs }, 'stream upstream did not answer in time');

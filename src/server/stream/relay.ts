@@ -21,9 +21,7 @@ import type { Duplex } from 'node:stream';
 import { findFrameSync } from './mp3-frames.ts';
 
 /** Per upstream socket; a listener's audio arrives in pieces of at most this. */
-const READ_BUFFER_BYTES = 8 * 1024;
-/** Stop reading from the upstream while this much waits for a slow listener. */
-const HIGH_WATER_BYTES = 256 * 1024;
+const READ_BUFFER_BYTES = 4 * 1024;
 /** Give up looking for the first MP3 frame after this much (then relay as is). */
 const MAX_SYNC_SEARCH = 32 * 1024;
 
@@ -87,10 +85,11 @@ export function relayStream(upstream: Duplex, listener: Socket, alignMp3: boolea
       bytes = Buffer.from(bytes);
       owned = true;
     }
-    listener.write(bytes);
+    const roomLeft = listener.write(bytes);
     // The kernel did not take it all: the pending write now holds the buffer, so read into a new one.
     if (!owned && listener.writableLength > 0) state.buffer = Buffer.allocUnsafeSlow(READ_BUFFER_BYTES);
-    if (listener.writableLength < HIGH_WATER_BYTES) return true;
+    if (roomLeft) return true;
+    // The listener's queue is full (its high-water mark): stop reading; the kernel holds the rest upstream.
     if (!waitingForDrain) {
       waitingForDrain = true;
       listener.once('drain', () => {

@@ -1,6 +1,6 @@
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { SiteConfig } from '../site.ts';
-import { formatChicagoDate } from '../date.ts';
+import { chicagoDateWithoutIntl, formatChicagoDate } from '../date.ts';
 
 interface AppContextValue {
   site: SiteConfig;
@@ -18,7 +18,10 @@ export function AppProvider({ site, today, children }: { site: SiteConfig; today
   // First render uses the server's date (no mismatch); then the browser's own Chicago date,
   // which differs only when a page rendered before midnight is read after it.
   const [date, setDate] = useState(today);
-  useEffect(() => setDate(formatChicagoDate(new Date())), []);
+  useEffect(() => {
+    const now = new Date();
+    setDate(chicagoDateWithoutIntl(now) ?? formatChicagoDate(now));
+  }, []);
   const value = useMemo(
     () => ({ site, today: date, dark, toggleDark: () => setDark((d) => !d) }),
     [site, date, dark],
