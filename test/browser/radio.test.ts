@@ -119,6 +119,11 @@ describe('/radio playing the real Icecast stream', () => {
     await expect.poll(() => page.locator('.now-playing__title').innerText(), { timeout: 10_000 }).toBe('icecast-test-tone-128k-10s');
     await expect.poll(() => page.locator('.now-playing__listeners').innerText()).toMatch(/^\d+ listeners? tuned in$/);
     expect(await page.getByText(TIP).count()).toBe(1);
+    // Soon after playback starts, the count includes this listener.
+    expect(await ice.waitForListeners(0)).toBe(0);
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await expect.poll(() => page.locator('.now-playing__listeners').innerText(), { timeout: 15_000 }).toBe('1 listener tuned in');
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
     expect(problems).toEqual([]);
 
     const { page: fallback } = await openRadio(async (p) => {

@@ -15,7 +15,7 @@ const listenersText = (n: number) => `${n} ${n === 1 ? 'listener' : 'listeners'}
 /** /radio: the live player card and what is on air (SPEC: Radio). */
 export function RadioPage() {
   const player = useRadioPlayer(STREAM_SRC);
-  const nowPlaying = useNowPlaying(NOW_PLAYING_URL);
+  const nowPlaying = useNowPlaying(NOW_PLAYING_URL, player.phase === 'live');
   const volumePercent = Math.round(player.shownVolume * 100);
 
   return (

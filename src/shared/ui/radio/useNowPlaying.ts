@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 export interface NowPlayingInfo {
   title: string | null;
@@ -6,6 +6,8 @@ export interface NowPlayingInfo {
 }
 
 const REFRESH_MS = 20_000;
+/** After playback starts, look again once the server's few-second cache has passed, so the count includes us. */
+const AFTER_START_MS = 6_000;
 
 function parse(data: unknown): NowPlayingInfo | null {
   if (typeof data !== 'object' || data === null) return null;
@@ -18,11 +20,14 @@ function parse(data: unknown): NowPlayingInfo | null {
 
 /**
  * The station's current title and listener count from our JSON endpoint,
- * refreshed while the page is visible. Null until the first answer (and on
- * the server), so the first render matches the server's HTML.
+ * refreshed while the page is visible (and once more soon after `live`
+ * turns true). Null until the first answer (and on the server), so the
+ * first render matches the server's HTML.
  */
-export function useNowPlaying(url: string): NowPlayingInfo | null {
+export function useNowPlaying(url: string, live: boolean): NowPlayingInfo | null {
   const [info, setInfo] = useState<NowPlayingInfo | null>(null);
+  const refreshRef = useRef<() => void>(() => {});
+
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const controller = new AbortController();
@@ -41,13 +46,22 @@ export function useNowPlaying(url: string): NowPlayingInfo | null {
     const onVisible = () => {
       if (document.visibilityState === 'visible') void refresh();
     };
+    refreshRef.current = () => void refresh();
     void refresh();
     document.addEventListener('visibilitychange', onVisible);
     return () => {
       controller.abort();
       clearTimeout(timer);
+      refreshRef.current = () => {};
       document.removeEventListener('visibilitychange', onVisible);
     };
   }, [url]);
+
+  useEffect(() => {
+    if (!live) return;
+    const timer = setTimeout(() => refreshRef.current(), AFTER_START_MS);
+    return () => clearTimeout(timer);
+  }, [live]);
+
   return info;
 }
