@@ -13,8 +13,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lighthouse from 'lighthouse';
+import { CHROMIUM_BASE_FLAGS, CHROMIUM_PATH } from './chromium.ts';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export { CHROMIUM_PATH };
 
 /** The issue's targets; `tbt` and `cls` are upper bounds (CLS must be exactly 0). */
 export const LIGHTHOUSE_TARGETS = { performance: 95, accessibility: 100, seo: 100, cls: 0, tbtMs: 100 } as const;
@@ -23,14 +24,7 @@ const CATEGORIES = ['performance', 'accessibility', 'seo'] as const;
 type Category = (typeof CATEGORIES)[number];
 
 const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
+  ...CHROMIUM_BASE_FLAGS,
   // From chrome-launcher's defaults: keep Chromium quiet and the page's timers unthrottled.
   '--disable-extensions',
   '--disable-default-apps',

@@ -1,22 +1,13 @@
 import { chromium, type Browser, type Page, type ConsoleMessage } from 'playwright-core';
+import { CHROMIUM_BASE_FLAGS, CHROMIUM_PATH } from '../../scripts/chromium.ts';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export { CHROMIUM_PATH };
 
 /** Debian's Chromium, headless, with the flags this closed-network machine needs. */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--autoplay-policy=no-user-gesture-required',
-    ],
+    args: [...CHROMIUM_BASE_FLAGS, '--autoplay-policy=no-user-gesture-required'],
   });
 }
 
