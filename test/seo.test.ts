@@ -6,13 +6,13 @@
  * Chromium: the JSON-LD block survives hydration unchanged and the CSP reports
  * nothing.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pages } from '../src/shared/pages.ts';
 import { defaultSite } from '../src/shared/site.ts';
-import { startApp, type AppProcess } from './support/app-process.ts';
-import { blockThirdParties, collectConsoleProblems, launchBrowser } from './support/browser.ts';
+import { useAppAndBrowser } from './support/app-and-browser.ts';
+import { blockThirdParties, collectConsoleProblems } from './support/browser.ts';
 import { testApp } from './support/test-app.ts';
 
 // The routes of SPEC §2, written out here so a page dropped from the route table fails the test.
@@ -244,37 +244,27 @@ describe('icons, web manifest and share image', () => {
 });
 
 describe('in Chromium', () => {
-  let app: AppProcess;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const site = useAppAndBrowser();
 
   /** Opens a page that records every CSP violation it meets in window.__cspViolations. */
   async function open(path: string): Promise<{ page: Page; problems: string[]; close(): Promise<void> }> {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const context = await site.browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
-    await blockThirdParties(page, app.url);
+    await blockThirdParties(page, site.app.url);
     await page.addInitScript(() => {
       const seen: string[] = [];
       (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
       document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.effectiveDirective} ${e.blockedURI}`));
     });
     const problems = collectConsoleProblems(page);
-    await page.goto(`${app.url}${path}`, { waitUntil: 'load' });
+    await page.goto(`${site.app.url}${path}`, { waitUntil: 'load' });
     return { page, problems, close: () => context.close() };
   }
 
   const violations = (page: Page) => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
 
   it.each(['/', '/radio', '/books'])('%s: the JSON-LD block survives hydration unchanged, with no CSP report', async (path) => {
-    const server = await (await fetch(`${app.url}${path}`)).text();
+    const server = await (await fetch(`${site.app.url}${path}`)).text();
     const { page, problems, close } = await open(path);
     // Hydrated once the theme toggle works; theme-color follows the page's theme.
     const toggle = page.getByTestId('theme-toggle');
@@ -301,7 +291,7 @@ describe('in Chromium', () => {
   });
 
   it('sitemap.xml is well-formed XML in the sitemap namespace', async () => {
-    const xml = await (await fetch(`${app.url}/sitemap.xml`)).text();
+    const xml = await (await fetch(`${site.app.url}/sitemap.xml`)).text();
     const { page, close } = await open('/');
     const parsed = await page.evaluate((source) => {
       const doc = new DOMParser().parseFromString(source, 'application/xml');

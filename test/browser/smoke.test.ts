@@ -1,29 +1,18 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pages } from '../../src/shared/pages.ts';
-import { startApp, type AppProcess } from '../support/app-process.ts';
-import { blockThirdParties, collectConsoleProblems, launchBrowser } from '../support/browser.ts';
+import { useAppAndBrowser } from '../support/app-and-browser.ts';
+import { blockThirdParties, collectConsoleProblems } from '../support/browser.ts';
 
-let app: AppProcess;
-let browser: Browser;
-
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const site = useAppAndBrowser();
 
 async function openPage(path: string, width = 1280) {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const context = await site.browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
-  await blockThirdParties(page, app.url);
+  await blockThirdParties(page, site.app.url);
   const problems = collectConsoleProblems(page);
   const infos: string[] = [];
   page.on('console', (m) => infos.push(m.text()));
-  await page.goto(`${app.url}${path}`, { waitUntil: 'load' });
+  await page.goto(`${site.app.url}${path}`, { waitUntil: 'load' });
   return { page, problems, infos, context };
 }
 
