@@ -40,7 +40,10 @@ describe('graceful shutdown', () => {
     const res = await inFlight;
     expect(res.status).toBe(200);
     expect(res.body).toContain('slow page done');
+    // The client's keep-alive connection is closed with its last response, not left to time out.
+    const answered = Date.now();
     await stopped;
+    expect(Date.now() - answered).toBeLessThan(1_000);
     expect(server.listening).toBe(false);
   });
 
