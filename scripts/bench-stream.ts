@@ -67,7 +67,9 @@ async function runClient(spec: string): Promise<void> {
     rampMs: number;
     readMs: number;
   };
-  const request = Buffer.from(`GET ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\nUser-Agent: bench-stream\r\nAccept: */*\r\n\r\n`);
+  const request = Buffer.from(
+    `GET ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\nUser-Agent: bench-stream\r\nAccept: */*\r\n\r\n`,
+  );
   const results: Promise<ListenerResult>[] = [];
   const t0 = performance.now();
   for (let i = 0; i < count; i++) {
@@ -130,7 +132,12 @@ function procRssKiB(pid: number): number {
 
 function childPids(pid: number): number[] {
   try {
-    return execFileSync('pgrep', ['-P', String(pid)]).toString().trim().split('\n').filter(Boolean).map(Number);
+    return execFileSync('pgrep', ['-P', String(pid)])
+      .toString()
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return [];
   }
@@ -167,7 +174,13 @@ async function startProxy(ice: Icecast, nodeOptions = ''): Promise<Target> {
     STREAM_MAX_LISTENERS_PER_CLIENT: '5000',
     ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
   });
-  return { name: nodeOptions ? 'proxy*' : 'proxy', port: app.port, path: '/api/stream?port=8076', pids: () => [app.child.pid!], stop: async () => void (await app.stop()) };
+  return {
+    name: nodeOptions ? 'proxy*' : 'proxy',
+    port: app.port,
+    path: '/api/stream?port=8076',
+    pids: () => [app.child.pid!],
+    stop: async () => void (await app.stop()),
+  };
 }
 
 async function startNginx(ice: Icecast): Promise<Target> {
@@ -198,7 +211,9 @@ http {
 }
 `,
   );
-  const child: ChildProcess = spawn('nginx', ['-p', dir, '-c', conf, '-e', join(dir, 'logs/error.log')], { stdio: 'ignore' });
+  const child: ChildProcess = spawn('nginx', ['-p', dir, '-c', conf, '-e', join(dir, 'logs/error.log')], {
+    stdio: 'ignore',
+  });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   for (let i = 0; i < 100; i++) {
     const ok = await new Promise<boolean>((resolve) => {
@@ -247,12 +262,21 @@ interface RunResult {
   icecastListeners: number;
 }
 
-async function run(ice: Icecast, start: (ice: Icecast) => Promise<Target>, count: number, seconds: number, rampS: number, bytesPerSecond: number): Promise<RunResult> {
+async function run(
+  ice: Icecast,
+  start: (ice: Icecast) => Promise<Target>,
+  count: number,
+  seconds: number,
+  rampS: number,
+  bytesPerSecond: number,
+): Promise<RunResult> {
   await ice.waitForListeners(0, '/stream', 20_000);
   const target = await start(ice);
   try {
     // Warm the server with one short listener, then take the idle baseline.
-    const warm = connect({ host: '127.0.0.1', port: target.port }, () => warm.write(`GET ${target.path} HTTP/1.1\r\nHost: x\r\n\r\n`));
+    const warm = connect({ host: '127.0.0.1', port: target.port }, () =>
+      warm.write(`GET ${target.path} HTTP/1.1\r\nHost: x\r\n\r\n`),
+    );
     warm.on('error', () => {});
     await sleep(1_000);
     warm.destroy();
@@ -261,8 +285,17 @@ async function run(ice: Icecast, start: (ice: Icecast) => Promise<Target>, count
     const pids = target.pids();
     const rssBase = pids.reduce((n, p) => n + procRssKiB(p), 0);
 
-    const spec = JSON.stringify({ host: '127.0.0.1', port: target.port, path: target.path, count, rampMs: rampS * 1000, readMs: seconds * 1000 });
-    const client = spawn(process.execPath, [new URL(import.meta.url).pathname, '--client', spec], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const spec = JSON.stringify({
+      host: '127.0.0.1',
+      port: target.port,
+      path: target.path,
+      count,
+      rampMs: rampS * 1000,
+      readMs: seconds * 1000,
+    });
+    const client = spawn(process.execPath, [new URL(import.meta.url).pathname, '--client', spec], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     client.stdout.on('data', (c: Buffer) => (out += c));
     const clientDone = new Promise<void>((r) => client.once('exit', () => r()));
@@ -285,7 +318,9 @@ async function run(ice: Icecast, start: (ice: Icecast) => Promise<Target>, count
 
     const results = JSON.parse(out) as ListenerResult[];
     const ok = results.filter((r) => r.status === 200 && r.bytes > 0);
-    const ratios = ok.filter((r) => r.steadyMs > 1_000).map((r) => r.steadyBytes / (r.steadyMs / 1000) / bytesPerSecond);
+    const ratios = ok
+      .filter((r) => r.steadyMs > 1_000)
+      .map((r) => r.steadyBytes / (r.steadyMs / 1000) / bytesPerSecond);
     const steadyRss = median(rss.slice(Math.floor(rss.length / 2)));
     return {
       server: target.name,
@@ -295,8 +330,14 @@ async function run(ice: Icecast, start: (ice: Icecast) => Promise<Target>, count
       bytesAvg: ok.reduce((n, r) => n + r.bytes, 0) / Math.max(1, ok.length),
       steadyRatio: ratios.reduce((a, b) => a + b, 0) / Math.max(1, ratios.length),
       steadyRatioMin: Math.min(...ratios),
-      ttfbP50: pct(ok.map((r) => r.ttfbMs), 50),
-      ttfbP95: pct(ok.map((r) => r.ttfbMs), 95),
+      ttfbP50: pct(
+        ok.map((r) => r.ttfbMs),
+        50,
+      ),
+      ttfbP95: pct(
+        ok.map((r) => r.ttfbMs),
+        95,
+      ),
       ttfbMax: Math.max(...ok.map((r) => r.ttfbMs)),
       rssBaseKiB: rssBase,
       rssPerListenerKiB: (steadyRss - rssBase) / count,
@@ -317,13 +358,20 @@ async function main(): Promise<void> {
   const kbps = Number(args.kbps);
   const bytesPerSecond = (kbps * 1000) / 8;
   for (const bin of ['nginx', 'pgrep']) execFileSync('sh', ['-c', `command -v ${bin}`], { stdio: 'ignore' });
-  if (!existsSync(join(ROOT, 'dist/server/main.js'))) execFileSync(process.execPath, [join(ROOT, 'scripts/build.ts')], { stdio: 'inherit' });
+  if (!existsSync(join(ROOT, 'dist/server/main.js')))
+    execFileSync(process.execPath, [join(ROOT, 'scripts/build.ts')], { stdio: 'inherit' });
 
-  console.log(`bench:stream: ${counts.join(', ')} listeners, ramp ${rampS} s, ${seconds} s each, ${kbps} kbps MP3 from Icecast 2 + ezstream`);
+  console.log(
+    `bench:stream: ${counts.join(', ')} listeners, ramp ${rampS} s, ${seconds} s each, ${kbps} kbps MP3 from Icecast 2 + ezstream`,
+  );
   const ice = await startIcecast({ clients: Math.max(...counts) * 2 + 200 });
   const source = await startEzstream(ice, { file: makeTestMp3(kbps, 10) });
   const tuned = args.tuned ?? '';
-  const servers: ((ice: Icecast) => Promise<Target>)[] = [(i) => startProxy(i), ...(tuned ? [(i: Icecast) => startProxy(i, tuned)] : []), startNginx];
+  const servers: ((ice: Icecast) => Promise<Target>)[] = [
+    (i) => startProxy(i),
+    ...(tuned ? [(i: Icecast) => startProxy(i, tuned)] : []),
+    startNginx,
+  ];
   const rows: RunResult[] = [];
   try {
     for (const count of counts) {
@@ -344,8 +392,12 @@ async function main(): Promise<void> {
 
   const f = (n: number, d = 0) => n.toFixed(d);
   const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}x` : '-');
-  console.log(`\nproxy = npm start as is; proxy* = the same with NODE_OPTIONS=${tuned || '(skipped)'}; nginx = proxy_pass, proxy_buffering off, 1 worker`);
-  console.log('listeners  server  ok          KiB/listener  steady rate (min)    TTFB p50/p95/max ms   RSS KiB/listener  CPU %  (idle RSS MiB)');
+  console.log(
+    `\nproxy = npm start as is; proxy* = the same with NODE_OPTIONS=${tuned || '(skipped)'}; nginx = proxy_pass, proxy_buffering off, 1 worker`,
+  );
+  console.log(
+    'listeners  server  ok          KiB/listener  steady rate (min)    TTFB p50/p95/max ms   RSS KiB/listener  CPU %  (idle RSS MiB)',
+  );
   for (const count of counts) {
     const nginx = rows.find((r) => r.count === count && r.server === 'nginx')!;
     for (const r of rows.filter((x) => x.count === count)) {
@@ -362,7 +414,9 @@ async function main(): Promise<void> {
       );
     }
   }
-  console.log(`\nreal-time rate: ${bytesPerSecond} B/s; each listener also gets Icecast's ~64 KiB burst first. Target: under 64 KiB RSS per listener.`);
+  console.log(
+    `\nreal-time rate: ${bytesPerSecond} B/s; each listener also gets Icecast's ~64 KiB burst first. Target: under 64 KiB RSS per listener.`,
+  );
 }
 
 if (args.client) await runClient(args.client);

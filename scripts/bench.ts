@@ -35,7 +35,10 @@ interface Target {
   url: string;
 }
 
-async function fetchBytes(url: string, encoding: string): Promise<{ status: number; encoding: string | null; body: Buffer; etag: string | null }> {
+async function fetchBytes(
+  url: string,
+  encoding: string,
+): Promise<{ status: number; encoding: string | null; body: Buffer; etag: string | null }> {
   const { request } = await import('node:http');
   return new Promise((resolve, reject) => {
     request(url, { headers: { 'Accept-Encoding': encoding } }, (res) => {
@@ -56,7 +59,10 @@ async function fetchBytes(url: string, encoding: string): Promise<{ status: numb
 }
 
 const mb = (kbytes: number) => `${(kbytes / 1024).toFixed(1)} MB`;
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const fixed = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 
 async function main(): Promise<number> {
@@ -69,7 +75,11 @@ async function main(): Promise<number> {
   const servers: ServerProcess[] = [];
   let nginx: NginxProcess | undefined;
   try {
-    const app = await startServerProcess({ name: 'app', logFile: join(dir, 'app.log'), ...(SERVER_CPU !== undefined && { cpu: SERVER_CPU }) });
+    const app = await startServerProcess({
+      name: 'app',
+      logFile: join(dir, 'app.log'),
+      ...(SERVER_CPU !== undefined && { cpu: SERVER_CPU }),
+    });
     servers.push(app);
     const uncached = await startServerProcess({
       name: 'app uncached',
@@ -111,19 +121,29 @@ async function main(): Promise<number> {
       { name: 'app uncached', url: `${uncached.url}/` },
     ];
 
-    console.log(`home page HTML: ${html.length} B raw, ${gz.length} B gzip (level 9), ${br.length} B brotli (quality 11)`);
-    console.log(`  (for reference: gzip level ${GZIP_LEVEL} ${gzipSync(html, { level: GZIP_LEVEL }).length} B, brotli q4 ${brotliCompressSync(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } }).length} B)`);
+    console.log(
+      `home page HTML: ${html.length} B raw, ${gz.length} B gzip (level 9), ${br.length} B brotli (quality 11)`,
+    );
+    console.log(
+      `  (for reference: gzip level ${GZIP_LEVEL} ${gzipSync(html, { level: GZIP_LEVEL }).length} B, brotli q4 ${brotliCompressSync(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } }).length} B)`,
+    );
     const sample: Array<Array<string | number>> = [];
     for (const t of targets) {
       const r = await fetchBytes(t.url, ACCEPT);
       if (r.status !== 200) throw new Error(`${t.name} answered ${r.status}`);
       sample.push([t.name, r.encoding ?? 'identity', r.body.length]);
     }
-    console.log(`\nwhat each target sends for "Accept-Encoding: ${ACCEPT}":\n${table(['target', 'encoding', 'bytes'], sample)}`);
-    console.log(`\nload average (1/5/15 min) before: ${load()} on ${availableParallelism()} CPUs (other work on the machine skews the figures)`);
+    console.log(
+      `\nwhat each target sends for "Accept-Encoding: ${ACCEPT}":\n${table(['target', 'encoding', 'bytes'], sample)}`,
+    );
+    console.log(
+      `\nload average (1/5/15 min) before: ${load()} on ${availableParallelism()} CPUs (other work on the machine skews the figures)`,
+    );
     console.log(
       `wrk: ${CONNECTIONS} connections, ${SECONDS} s per target, ${ROUNDS} rounds; ` +
-        (pinned ? `servers on CPU ${SERVER_CPU}, wrk on CPU ${CLIENT_CPU}` : 'not pinned (taskset or a second CPU missing)'),
+        (pinned
+          ? `servers on CPU ${SERVER_CPU}, wrk on CPU ${CLIENT_CPU}`
+          : 'not pinned (taskset or a second CPU missing)'),
     );
 
     const runs = new Map<string, WrkResult[]>();
@@ -163,12 +183,33 @@ async function main(): Promise<number> {
     console.log(`load average (1/5/15 min) at the end: ${load()} on ${availableParallelism()} CPUs`);
 
     const checks: Array<[string, string, boolean]> = [
-      [`app ≥ ${TARGET.vsStatic} × nginx static`, fixed(ratio('nginx static'), 3), ratio('nginx static') >= TARGET.vsStatic],
-      [`app ≥ ${TARGET.vsUncached} × app uncached`, fixed(ratio('app uncached'), 1), ratio('app uncached') >= TARGET.vsUncached],
+      [
+        `app ≥ ${TARGET.vsStatic} × nginx static`,
+        fixed(ratio('nginx static'), 3),
+        ratio('nginx static') >= TARGET.vsStatic,
+      ],
+      [
+        `app ≥ ${TARGET.vsUncached} × app uncached`,
+        fixed(ratio('app uncached'), 1),
+        ratio('app uncached') >= TARGET.vsUncached,
+      ],
       [`app p99 < ${TARGET.p99Ms} ms`, fixed(appRun.p99Ms, 2), appRun.p99Ms < TARGET.p99Ms],
-      ['no errors or non-2xx', String([...runs.values()].flat().reduce((n, r) => n + r.non2xx3xx + Object.values(r.errors).reduce((a, b) => a + b, 0), 0)), [...runs.values()].flat().every((r) => r.non2xx3xx === 0 && Object.values(r.errors).every((e) => e === 0))],
+      [
+        'no errors or non-2xx',
+        String(
+          [...runs.values()]
+            .flat()
+            .reduce((n, r) => n + r.non2xx3xx + Object.values(r.errors).reduce((a, b) => a + b, 0), 0),
+        ),
+        [...runs.values()].flat().every((r) => r.non2xx3xx === 0 && Object.values(r.errors).every((e) => e === 0)),
+      ],
     ];
-    console.log(`\n${table(['target', 'measured', 'result'], checks.map(([name, value, ok]) => [name, value, ok ? 'PASS' : 'FAIL']))}`);
+    console.log(
+      `\n${table(
+        ['target', 'measured', 'result'],
+        checks.map(([name, value, ok]) => [name, value, ok ? 'PASS' : 'FAIL']),
+      )}`,
+    );
     return checks.every(([, , ok]) => ok) ? 0 : 1;
   } finally {
     await nginx?.stop();

@@ -37,9 +37,12 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 const weights = firstLoadWeights(manifest);
 const over = weights.filter((w) => w.js > BUDGET.js || w.css > BUDGET.css);
 console.log('first load (gzip)  page          js         css');
-for (const w of weights) console.log(`                   ${w.page.padEnd(12)}  ${kb(w.js).padStart(9)}  ${kb(w.css).padStart(9)}`);
+for (const w of weights)
+  console.log(`                   ${w.page.padEnd(12)}  ${kb(w.js).padStart(9)}  ${kb(w.css).padStart(9)}`);
 if (over.length > 0) {
-  console.error(`build: over budget (js ${kb(BUDGET.js)}, css ${kb(BUDGET.css)}): ${over.map((w) => w.page).join(', ')}`);
+  console.error(
+    `build: over budget (js ${kb(BUDGET.js)}, css ${kb(BUDGET.css)}): ${over.map((w) => w.page).join(', ')}`,
+  );
   rmSync(DIST, { recursive: true, force: true });
   process.exit(1);
 }

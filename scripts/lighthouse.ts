@@ -153,13 +153,19 @@ function failingAudits(lhr: Lhr): FailingAudit[] {
   for (const category of CATEGORIES) {
     for (const ref of lhr.categories[category]?.auditRefs ?? []) {
       const audit = lhr.audits[ref.id];
-      if (!audit || ref.weight === 0 || audit.score === null || audit.score >= (category === 'performance' ? 0.9 : 1)) continue;
+      if (!audit || ref.weight === 0 || audit.score === null || audit.score >= (category === 'performance' ? 0.9 : 1))
+        continue;
       const details = audit.details as { items?: Record<string, unknown>[] } | undefined;
       const items = (details?.items ?? [])
         .map(describeItem)
         .filter((x): x is string => !!x)
         .slice(0, 5);
-      failing.push({ category, id: ref.id, title: audit.title, items: items.length ? items : audit.displayValue ? [audit.displayValue] : [] });
+      failing.push({
+        category,
+        id: ref.id,
+        title: audit.title,
+        items: items.length ? items : audit.displayValue ? [audit.displayValue] : [],
+      });
     }
   }
   return failing;
@@ -185,18 +191,40 @@ function figuresOf(lhr: Lhr): RunFigures {
 }
 
 function longTasksOf(lhr: Lhr): string[] {
-  const items = ((lhr.audits['long-tasks']?.details as { items?: { url?: string; duration?: number; startTime?: number }[] } | undefined)?.items ?? []);
+  const items =
+    (
+      lhr.audits['long-tasks']?.details as
+        | { items?: { url?: string; duration?: number; startTime?: number }[] }
+        | undefined
+    )?.items ?? [];
   const origin = new URL(lhr.finalDisplayedUrl).origin;
-  return items.slice(0, 8).map((t) => `${Math.round(t.duration ?? 0)} ms at ${Math.round(t.startTime ?? 0)} ms: ${(t.url ?? '?').replace(origin, '')}`);
+  return items
+    .slice(0, 8)
+    .map(
+      (t) =>
+        `${Math.round(t.duration ?? 0)} ms at ${Math.round(t.startTime ?? 0)} ms: ${(t.url ?? '?').replace(origin, '')}`,
+    );
 }
 
 function layoutShiftsOf(lhr: Lhr): string[] {
-  const items = (lhr.audits['layout-shifts']?.details as { items?: Record<string, unknown>[] } | undefined)?.items ?? [];
-  return items.slice(0, 5).map((item) => `${typeof item.score === 'number' ? item.score.toFixed(4) : '?'} ${describeItem(item) ?? ''}`.trim());
+  const items =
+    (lhr.audits['layout-shifts']?.details as { items?: Record<string, unknown>[] } | undefined)?.items ?? [];
+  return items
+    .slice(0, 5)
+    .map((item) =>
+      `${typeof item.score === 'number' ? item.score.toFixed(4) : '?'} ${describeItem(item) ?? ''}`.trim(),
+    );
 }
 
 /** Trace-recording hiccups Lighthouse itself says to retry; anything else is a real failure. */
-const RETRYABLE = new Set(['NO_NAVSTART', 'NO_TRACING_STARTED', 'NO_SPEEDLINE_FRAMES', 'NO_SCREENSHOTS', 'INVALID_SPEEDLINE', 'SPEEDINDEX_OF_ZERO']);
+const RETRYABLE = new Set([
+  'NO_NAVSTART',
+  'NO_TRACING_STARTED',
+  'NO_SPEEDLINE_FRAMES',
+  'NO_SCREENSHOTS',
+  'INVALID_SPEEDLINE',
+  'SPEEDINDEX_OF_ZERO',
+]);
 const ATTEMPTS = 3;
 
 /** One Lighthouse run with the default (mobile) config, our three categories only. */
@@ -212,7 +240,8 @@ export async function runOnce(url: string, port: number, warnings?: Set<string>)
     if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
     const error = result.lhr.runtimeError;
     if (!error) return result.lhr;
-    if (!RETRYABLE.has(error.code) || attempt >= ATTEMPTS) throw new Error(`Lighthouse failed on ${url}: ${error.code} ${error.message}`);
+    if (!RETRYABLE.has(error.code) || attempt >= ATTEMPTS)
+      throw new Error(`Lighthouse failed on ${url}: ${error.code} ${error.message}`);
     warnings?.add(`retried a run after ${error.code}`);
   }
 }
@@ -234,7 +263,15 @@ export async function auditPage(baseUrl: string, path: string, port: number, run
   }
   const mid = median(all.map((r) => r.tbtMs));
   const longTasks = tasks[all.findIndex((r) => r.tbtMs === mid)] ?? tasks[0] ?? [];
-  return { path, runs: all, median: medianFigures(all), failing: [...failing.values()], longTasks, layoutShifts: [...shifts], warnings: [...warnings] };
+  return {
+    path,
+    runs: all,
+    median: medianFigures(all),
+    failing: [...failing.values()],
+    longTasks,
+    layoutShifts: [...shifts],
+    warnings: [...warnings],
+  };
 }
 
 /** Which targets a page's median misses, in words. */
@@ -264,15 +301,23 @@ export function formatTable(results: PageResult[]): string {
     r.runs.map((x) => x.performance).join('/'),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  return [`Lighthouse (mobile, simulated throttling), median of ${results[0]?.runs.length ?? 0} runs`, line(header), ...rows.map(line)].join('\n');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [
+    `Lighthouse (mobile, simulated throttling), median of ${results[0]?.runs.length ?? 0} runs`,
+    line(header),
+    ...rows.map(line),
+  ].join('\n');
 }
 
 /** Audits that lost points (with the elements they name), long tasks when TBT misses, warnings. */
 export function formatFailures(results: PageResult[]): string {
   return results
     .flatMap((r) => [
-      ...r.failing.map((f) => `${r.path} [${f.category}] ${f.id}: ${f.title}${f.items.length ? `\n    ${f.items.join('\n    ')}` : ''}`),
+      ...r.failing.map(
+        (f) =>
+          `${r.path} [${f.category}] ${f.id}: ${f.title}${f.items.length ? `\n    ${f.items.join('\n    ')}` : ''}`,
+      ),
       ...(r.median.tbtMs >= LIGHTHOUSE_TARGETS.tbtMs && r.longTasks.length
         ? [`${r.path} long tasks (median-TBT run, simulated):\n    ${r.longTasks.join('\n    ')}`]
         : []),

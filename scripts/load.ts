@@ -55,7 +55,12 @@ const mb = (kbytes: number) => `${(kbytes / 1024).toFixed(1)} MB`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function start(dir: string, name: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  return startServerProcess({ name, logFile: join(dir, `${name}.log`), env, ...(SERVER_CPU !== undefined && { cpu: SERVER_CPU }) });
+  return startServerProcess({
+    name,
+    logFile: join(dir, `${name}.log`),
+    env,
+    ...(SERVER_CPU !== undefined && { cpu: SERVER_CPU }),
+  });
 }
 
 async function healthy(server: ServerProcess): Promise<boolean> {
@@ -66,7 +71,8 @@ async function healthy(server: ServerProcess): Promise<boolean> {
   }
 }
 
-const errorLines = (server: ServerProcess) => server.logLines().filter((l) => typeof l.level === 'number' && l.level >= 50);
+const errorLines = (server: ServerProcess) =>
+  server.logLines().filter((l) => typeof l.level === 'number' && l.level >= 50);
 
 async function mixedLoad(dir: string, server: ServerProcess): Promise<void> {
   const manifest = JSON.parse(readFileSync('dist/manifest.json', 'utf8')) as Manifest;
@@ -94,7 +100,9 @@ async function mixedLoad(dir: string, server: ServerProcess): Promise<void> {
       ...(CLIENT_CPU !== undefined && { cpu: CLIENT_CPU }),
     });
 
-  console.log(`\n1. mixed-route load: ${paths.length} paths, ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${LOAD_SECONDS} s`);
+  console.log(
+    `\n1. mixed-route load: ${paths.length} paths, ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${LOAD_SECONDS} s`,
+  );
   await wrk(WARMUP_SECONDS);
   const rssWarm = server.rssKb();
   let rssPeak = rssWarm;
@@ -112,18 +120,46 @@ async function mixedLoad(dir: string, server: ServerProcess): Promise<void> {
   const drift = (rssEnd - rssWarm) / rssWarm;
   const share404 = total ? counts.s404! / total : 0;
   const expected404 = 1 / paths.length;
-  check('load: socket errors (connect/read/write/timeout)', `${errorCount(run)} (${Object.values(run.errors).join('/')})`, '0', errorCount(run) === 0);
+  check(
+    'load: socket errors (connect/read/write/timeout)',
+    `${errorCount(run)} (${Object.values(run.errors).join('/')})`,
+    '0',
+    errorCount(run) === 0,
+  );
   check('load: 5xx responses', counts.s5xx!, '0', counts.s5xx === 0 && total > 0);
-  check('load: unexpected statuses (3xx, 4xx but 404)', counts.s3xx! + counts.s4xx!, '0', counts.s3xx === 0 && counts.s4xx === 0);
-  check('load: share of 404 (only /no-such-page)', `${(share404 * 100).toFixed(2)} %`, `${(expected404 * 100).toFixed(2)} % ± 2`, Math.abs(share404 - expected404) < 0.02);
-  check('load: RSS end vs after warm-up', `${drift >= 0 ? '+' : ''}${(drift * 100).toFixed(1)} %`, 'within ±20 %', Math.abs(drift) <= 0.2);
+  check(
+    'load: unexpected statuses (3xx, 4xx but 404)',
+    counts.s3xx! + counts.s4xx!,
+    '0',
+    counts.s3xx === 0 && counts.s4xx === 0,
+  );
+  check(
+    'load: share of 404 (only /no-such-page)',
+    `${(share404 * 100).toFixed(2)} %`,
+    `${(expected404 * 100).toFixed(2)} % ± 2`,
+    Math.abs(share404 - expected404) < 0.02,
+  );
+  check(
+    'load: RSS end vs after warm-up',
+    `${drift >= 0 ? '+' : ''}${(drift * 100).toFixed(1)} %`,
+    'within ±20 %',
+    Math.abs(drift) <= 0.2,
+  );
   check('load: throughput', `${run.rps.toFixed(0)} req/s`, 'reported', true);
 }
 
 async function fuzz(server: ServerProcess): Promise<void> {
   const pagePaths = pages.filter((p) => p.id !== 'notFound').map((p) => p.path);
   const publicNames = readdirSync('dist/client');
-  const reserved = [...pagePaths.map((p) => p.split('/')[1] ?? ''), 'assets', 'api', 'healthz', 'robots.txt', 'sitemap.xml', ...publicNames];
+  const reserved = [
+    ...pagePaths.map((p) => p.split('/')[1] ?? ''),
+    'assets',
+    'api',
+    'healthz',
+    'robots.txt',
+    'sitemap.xml',
+    ...publicNames,
+  ];
   const cases = fuzzCases(FUZZ_COUNT, FUZZ_SEED, pagePaths, reserved);
   console.log(`\n2. ${cases.length} random request targets (FUZZ_SEED=${FUZZ_SEED})`);
   const agent = new Agent({ keepAlive: true, maxSockets: 32 });
@@ -146,7 +182,8 @@ async function fuzz(server: ServerProcess): Promise<void> {
         if (outcome.status >= 500) fivexx++;
         if (outcome.error) errors++;
         if (outcome.leaked) leaks.push(`${c.target} (${outcome.leaked})`);
-        if (outcome.status !== c.expected && wrong.length < 1_000) wrong.push(`${outcome.status || outcome.error} ≠ ${c.expected}: ${JSON.stringify(c.target.slice(0, 120))}`);
+        if (outcome.status !== c.expected && wrong.length < 1_000)
+          wrong.push(`${outcome.status || outcome.error} ≠ ${c.expected}: ${JSON.stringify(c.target.slice(0, 120))}`);
       }
     }),
   );
@@ -155,13 +192,25 @@ async function fuzz(server: ServerProcess): Promise<void> {
   console.log(
     table(
       ['category', 'requests', 'statuses'],
-      [...byCategory].map(([category, e]) => [category, e.n, [...e.statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ')]),
+      [...byCategory].map(([category, e]) => [
+        category,
+        e.n,
+        [...e.statuses]
+          .sort(([a], [b]) => a - b)
+          .map(([s, n]) => `${s}×${n}`)
+          .join(' '),
+      ]),
     ),
   );
   console.log(`  ${(cases.length / seconds).toFixed(0)} req/s over ${seconds.toFixed(1)} s`);
   for (const w of wrong.slice(0, 10)) console.log(`  unexpected: ${w}`);
   check('fuzz: 5xx responses', fivexx, '0', fivexx === 0);
-  check('fuzz: answers other than expected (404 unknown, 200 page+query, 400 bad bytes)', wrong.length, '0', wrong.length === 0);
+  check(
+    'fuzz: answers other than expected (404 unknown, 200 page+query, 400 bad bytes)',
+    wrong.length,
+    '0',
+    wrong.length === 0,
+  );
   check('fuzz: connection errors', errors, '0', errors === 0);
   check('fuzz: bodies revealing files', leaks.length, '0', leaks.length === 0);
   const alive = server.alive() && (await healthy(server));
@@ -185,22 +234,55 @@ async function faults(dir: string): Promise<void> {
     const cutAfter = slowResults.map((r) => r.closedAfterMs ?? Number.POSITIVE_INFINITY);
     const served = slowResults.filter((r) => statusOf(r.text) === 200).length;
     const statuses = [...new Set(slowResults.map((r) => statusOf(r.text) || 'none'))].join(', ');
-    console.log(`  slow clients cut after ${Math.min(...cutAfter).toFixed(0)}–${Math.max(...cutAfter).toFixed(0)} ms (answers: ${statuses}); a normal request meanwhile: ${normal.status} in ${normalMs.toFixed(0)} ms`);
-    check('slow headers: cut by the headers timeout', `max ${Math.max(...cutAfter).toFixed(0)} ms`, `< ${HEADERS_TIMEOUT_MS + 1_500} ms, none served`, Math.max(...cutAfter) < HEADERS_TIMEOUT_MS + 1_500 && served === 0);
-    check('slow headers: others still served', `${normal.status} in ${normalMs.toFixed(0)} ms`, '200 in < 1000 ms', normal.status === 200 && normalMs < 1_000);
+    console.log(
+      `  slow clients cut after ${Math.min(...cutAfter).toFixed(0)}–${Math.max(...cutAfter).toFixed(0)} ms (answers: ${statuses}); a normal request meanwhile: ${normal.status} in ${normalMs.toFixed(0)} ms`,
+    );
+    check(
+      'slow headers: cut by the headers timeout',
+      `max ${Math.max(...cutAfter).toFixed(0)} ms`,
+      `< ${HEADERS_TIMEOUT_MS + 1_500} ms, none served`,
+      Math.max(...cutAfter) < HEADERS_TIMEOUT_MS + 1_500 && served === 0,
+    );
+    check(
+      'slow headers: others still served',
+      `${normal.status} in ${normalMs.toFixed(0)} ms`,
+      '200 in < 1000 ms',
+      normal.status === 200 && normalMs < 1_000,
+    );
 
     const one = await oversizedHeaders(server.port, 'one', 20_000);
     const many = await oversizedHeaders(server.port, 'many', 20_000);
     check('headers over the limit: one 20 KB header', statusOf(one.text) || 'none', '431', statusOf(one.text) === 431);
-    check('headers over the limit: 200 headers, 20 KB', statusOf(many.text) || 'none', '431', statusOf(many.text) === 431);
+    check(
+      'headers over the limit: 200 headers, 20 KB',
+      statusOf(many.text) || 'none',
+      '431',
+      statusOf(many.text) === 431,
+    );
 
     const complete = await getWithBody(server.port, 'complete');
     const unfinished = await getWithBody(server.port, 'unfinished');
     const chunked = await getWithBody(server.port, 'chunked-open');
-    const firstMs = (r: { firstByteMs: number | null }) => (r.firstByteMs === null ? 'never' : `${r.firstByteMs.toFixed(0)} ms`);
-    check('GET with a 64 KB body, then a 2nd request', statusesOf(complete.text).join(', ') || 'none', '200, 200', statusesOf(complete.text).join(',') === '200,200');
-    check('GET with an unfinished body', `${statusOf(unfinished.text) || 'none'} after ${firstMs(unfinished)}`, '200 in < 1000 ms', statusOf(unfinished.text) === 200 && (unfinished.firstByteMs ?? 1e9) < 1_000);
-    check('GET with endless chunked body', `${statusOf(chunked.text) || 'none'} after ${firstMs(chunked)}`, '200 in < 1000 ms', statusOf(chunked.text) === 200 && (chunked.firstByteMs ?? 1e9) < 1_000);
+    const firstMs = (r: { firstByteMs: number | null }) =>
+      r.firstByteMs === null ? 'never' : `${r.firstByteMs.toFixed(0)} ms`;
+    check(
+      'GET with a 64 KB body, then a 2nd request',
+      statusesOf(complete.text).join(', ') || 'none',
+      '200, 200',
+      statusesOf(complete.text).join(',') === '200,200',
+    );
+    check(
+      'GET with an unfinished body',
+      `${statusOf(unfinished.text) || 'none'} after ${firstMs(unfinished)}`,
+      '200 in < 1000 ms',
+      statusOf(unfinished.text) === 200 && (unfinished.firstByteMs ?? 1e9) < 1_000,
+    );
+    check(
+      'GET with endless chunked body',
+      `${statusOf(chunked.text) || 'none'} after ${firstMs(chunked)}`,
+      '200 in < 1000 ms',
+      statusOf(chunked.text) === 200 && (chunked.firstByteMs ?? 1e9) < 1_000,
+    );
     const alive = server.alive() && (await healthy(server));
     check('faults: server alive and healthy afterwards', alive ? 'yes' : 'no', 'yes', alive);
   } finally {
@@ -224,10 +306,21 @@ async function sigterm(dir: string): Promise<void> {
     `  after the signal: ${result.after.ok} served, ${result.after.refused} refused (connection refused), ` +
       `${result.after['closed-before-answer']} closed before any answer (idle keep-alive connection), ${result.after.bad} bad`,
   );
-  for (const a of [...result.lostBefore, ...result.badAfter].slice(0, 5)) console.log(`  problem: ${a.outcome} ${a.detail}`);
-  check('SIGTERM: in-flight requests answered in full', `${result.okBefore}/${result.sentBefore}`, 'all', result.lostBefore.length === 0 && result.sentBefore > 0);
+  for (const a of [...result.lostBefore, ...result.badAfter].slice(0, 5))
+    console.log(`  problem: ${a.outcome} ${a.detail}`);
+  check(
+    'SIGTERM: in-flight requests answered in full',
+    `${result.okBefore}/${result.sentBefore}`,
+    'all',
+    result.lostBefore.length === 0 && result.sentBefore > 0,
+  );
   check('SIGTERM: later requests refused cleanly', `${result.after.bad} bad`, '0 bad', result.badAfter.length === 0);
-  check('SIGTERM: exit code and time', `${result.exitCode} after ${result.exitMs.toFixed(0)} ms`, '0 within 10000 ms', result.exitCode === 0 && result.exitMs < 10_000);
+  check(
+    'SIGTERM: exit code and time',
+    `${result.exitCode} after ${result.exitMs.toFixed(0)} ms`,
+    '0 within 10000 ms',
+    result.exitCode === 0 && result.exitMs < 10_000,
+  );
 }
 
 async function main(): Promise<number> {
@@ -235,8 +328,14 @@ async function main(): Promise<number> {
   requireWrk();
   const dir = mkdtempSync(join(tmpdir(), 'news-load-'));
   const started = performance.now();
-  console.log(pinned ? `servers on CPU ${SERVER_CPU}, wrk on CPU ${CLIENT_CPU}` : 'not pinned (taskset or a second CPU missing)');
-  console.log(`load average (1/5/15 min) before: ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${availableParallelism()} CPUs`);
+  console.log(
+    pinned ? `servers on CPU ${SERVER_CPU}, wrk on CPU ${CLIENT_CPU}` : 'not pinned (taskset or a second CPU missing)',
+  );
+  console.log(
+    `load average (1/5/15 min) before: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} on ${availableParallelism()} CPUs`,
+  );
   let server: ServerProcess | undefined;
   try {
     server = await start(dir, 'load');
@@ -250,7 +349,12 @@ async function main(): Promise<number> {
     await server?.stop();
   }
   console.log(`\nsummary (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
-  console.log(table(['check', 'measured', 'target', 'result'], checks.map((c) => [c.name, c.measured, c.target, c.ok ? 'PASS' : 'FAIL'])));
+  console.log(
+    table(
+      ['check', 'measured', 'target', 'result'],
+      checks.map((c) => [c.name, c.measured, c.target, c.ok ? 'PASS' : 'FAIL']),
+    ),
+  );
   const failed = checks.filter((c) => !c.ok);
   if (failed.length === 0) rmSync(dir, { recursive: true, force: true });
   else console.log(`\n${failed.length} check(s) failed; server logs kept in ${dir}`);

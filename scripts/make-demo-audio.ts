@@ -30,7 +30,14 @@ const beat = L / 16;
 const hz = (midi: number) => 440 * 2 ** ((midi - 69) / 12);
 
 /** Adds a note into the circular buffer: `voice(t)` gives the mono sample at t seconds. */
-function add(start: number, seconds: number, pan: number, gain: number, voice: (t: number) => number, target = [left, right]): void {
+function add(
+  start: number,
+  seconds: number,
+  pan: number,
+  gain: number,
+  voice: (t: number) => number,
+  target = [left, right],
+): void {
   const n = Math.round(seconds * RATE);
   const gl = gain * Math.cos(((pan + 1) * Math.PI) / 4);
   const gr = gain * Math.sin(((pan + 1) * Math.PI) / 4);
@@ -58,9 +65,17 @@ chords.forEach((chord, c) => {
     for (const [k, cents] of [-6, 0, 6].entries()) {
       const f = hz(note) * 2 ** (cents / 1200);
       const env = (t: number) => Math.min(1, t / 0.9) * (t < length ? 1 : Math.max(0, 1 - (t - length) / 1.4));
-      add(at, length + 1.4, (k - 1) * 0.6 + (v - 1.5) * 0.1, 0.045, (t) =>
-        env(t) * (Math.sin(2 * Math.PI * f * t) + 0.28 * Math.sin(4 * Math.PI * f * t) + 0.08 * Math.sin(6 * Math.PI * f * t)) *
-        (0.85 + 0.15 * Math.sin(2 * Math.PI * 0.35 * t + v)),
+      add(
+        at,
+        length + 1.4,
+        (k - 1) * 0.6 + (v - 1.5) * 0.1,
+        0.045,
+        (t) =>
+          env(t) *
+          (Math.sin(2 * Math.PI * f * t) +
+            0.28 * Math.sin(4 * Math.PI * f * t) +
+            0.08 * Math.sin(6 * Math.PI * f * t)) *
+          (0.85 + 0.15 * Math.sin(2 * Math.PI * 0.35 * t + v)),
       );
     }
   }
@@ -69,8 +84,15 @@ chords.forEach((chord, c) => {
   for (let b = 0; b < 4; b++) {
     const note = b === 3 ? chord.bass + 7 : chord.bass;
     const f = hz(note) / 2;
-    add(at + b * beat, 0.7, 0, 0.22, (t) =>
-      Math.min(1, t / 0.01) * Math.exp(-t * 2.2) * (Math.sin(2 * Math.PI * f * t) + 0.3 * Math.sin(4 * Math.PI * f * t)),
+    add(
+      at + b * beat,
+      0.7,
+      0,
+      0.22,
+      (t) =>
+        Math.min(1, t / 0.01) *
+        Math.exp(-t * 2.2) *
+        (Math.sin(2 * Math.PI * f * t) + 0.3 * Math.sin(4 * Math.PI * f * t)),
     );
   }
 
@@ -85,8 +107,15 @@ chords.forEach((chord, c) => {
   // Bell arpeggio on eighth notes (FM: bright attack, mellow tail), panned side to side.
   chord.arp.forEach((note, i) => {
     const f = hz(note);
-    add(at + (i * beat) / 2, 1.6, i % 2 === 0 ? -0.45 : 0.45, 0.06, (t) =>
-      Math.min(1, t / 0.004) * Math.exp(-t * 3.2) * Math.sin(2 * Math.PI * f * t + 1.6 * Math.exp(-t * 6) * Math.sin(2 * Math.PI * 2 * f * t)),
+    add(
+      at + (i * beat) / 2,
+      1.6,
+      i % 2 === 0 ? -0.45 : 0.45,
+      0.06,
+      (t) =>
+        Math.min(1, t / 0.004) *
+        Math.exp(-t * 3.2) *
+        Math.sin(2 * Math.PI * f * t + 1.6 * Math.exp(-t * 6) * Math.sin(2 * Math.PI * 2 * f * t)),
       [bellL, bellR],
     );
   });
@@ -124,7 +153,29 @@ for (let copy = 0; copy < 3; copy++) {
 
 const lame = spawnSync(
   'lame',
-  ['--quiet', '-r', '-s', '44.1', '--bitwidth', '16', '--signed', '--little-endian', '-m', 'j', '-b', String(BITRATE), '--resample', '44.1', '--cbr', '--nores', '-t', '-q', '2', '-', '-'],
+  [
+    '--quiet',
+    '-r',
+    '-s',
+    '44.1',
+    '--bitwidth',
+    '16',
+    '--signed',
+    '--little-endian',
+    '-m',
+    'j',
+    '-b',
+    String(BITRATE),
+    '--resample',
+    '44.1',
+    '--cbr',
+    '--nores',
+    '-t',
+    '-q',
+    '2',
+    '-',
+    '-',
+  ],
   { input: pcm, maxBuffer: 64 * 1024 * 1024 },
 );
 if (lame.error || lame.status !== 0) {
@@ -132,7 +183,8 @@ if (lame.error || lame.status !== 0) {
   process.exit(1);
 }
 const frames = splitFrames(lame.stdout);
-if (frames.length < 3 * LOOP_FRAMES) throw new Error(`make-demo-audio: expected ${3 * LOOP_FRAMES} frames, got ${frames.length}`);
+if (frames.length < 3 * LOOP_FRAMES)
+  throw new Error(`make-demo-audio: expected ${3 * LOOP_FRAMES} frames, got ${frames.length}`);
 const loop = Buffer.concat(frames.slice(LOOP_FRAMES, 2 * LOOP_FRAMES));
 
 const base64 = loop.toString('base64');

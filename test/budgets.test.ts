@@ -21,7 +21,7 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 const gzipSize = (url: string) => gzipSync(readFileSync(join(DIST, 'client', url)), { level: 9 }).length;
 
 describe('first-load budgets of the build', () => {
-  it('are the issue\'s: 90 KB gzip JS and 20 KB gzip CSS per route', () => {
+  it("are the issue's: 90 KB gzip JS and 20 KB gzip CSS per route", () => {
     expect(BUDGET).toEqual({ js: 90 * 1024, css: 20 * 1024 });
   });
 
@@ -47,9 +47,16 @@ describe('the manifest figure is what the page links', () => {
     async (path, module) => {
       const res = await request(app).get(path);
       const head = res.text.slice(0, res.text.indexOf('</head>'));
-      const tags = [...head.matchAll(/<(script|link)\b([^>]*)>/g)].map((m) => ({ name: m[1], attr: attributes(m[2]!) }));
+      const tags = [...head.matchAll(/<(script|link)\b([^>]*)>/g)].map((m) => ({
+        name: m[1],
+        attr: attributes(m[2]!),
+      }));
       const js = tags.flatMap((t) =>
-        t.name === 'script' && t.attr.src ? [t.attr.src] : t.attr.rel === 'modulepreload' && t.attr.href ? [t.attr.href] : [],
+        t.name === 'script' && t.attr.src
+          ? [t.attr.src]
+          : t.attr.rel === 'modulepreload' && t.attr.href
+            ? [t.attr.href]
+            : [],
       );
       const css = tags.flatMap((t) => (t.attr.rel === 'stylesheet' && t.attr.href ? [t.attr.href] : []));
       expect(js.length).toBeGreaterThan(1);
@@ -58,7 +65,8 @@ describe('the manifest figure is what the page links', () => {
       expect(js.reduce((sum, f) => sum + gzipSize(f), 0)).toBe(weight.js);
       expect(css.reduce((sum, f) => sum + gzipSize(f), 0)).toBe(weight.css);
       // V8 compiles these eagerly off the main thread (see COMPILE_HINT): the hint must open each file.
-      for (const f of js) expect(readFileSync(join(DIST, 'client', f), 'utf8').startsWith(`${COMPILE_HINT}\n`), f).toBe(true);
+      for (const f of js)
+        expect(readFileSync(join(DIST, 'client', f), 'utf8').startsWith(`${COMPILE_HINT}\n`), f).toBe(true);
     },
   );
 });
@@ -72,7 +80,7 @@ describe('firstLoadWeights', () => {
     writeFileSync(join(dir, url), bytes);
   };
 
-  it('counts the entry, its imports, the page\'s own chunks and the CSS, so a big chunk breaks the budget', () => {
+  it("counts the entry, its imports, the page's own chunks and the CSS, so a big chunk breaks the budget", () => {
     write('/assets/entry.js', 'export const entry = 1;\n'.repeat(200));
     write('/assets/shared.js', 'export const shared = 2;\n'.repeat(200));
     write('/assets/Small.js', 'export const small = 3;\n');

@@ -32,7 +32,10 @@ describe('loadConfig', () => {
       { name: 'One', url: 'https://one.example' },
       { name: 'Two', url: 'https://two.example' },
     ]);
-    expect(config.site.contacts.editorial).toEqual({ email: 'tips@test.example', phones: ['(312) 555-0199', '+1 312 555 0198'] });
+    expect(config.site.contacts.editorial).toEqual({
+      email: 'tips@test.example',
+      phones: ['(312) 555-0199', '+1 312 555 0198'],
+    });
   });
 
   it.each([

@@ -13,33 +13,43 @@ const knownPages = pages.filter((p) => p.id !== 'notFound');
 describe('every route of the spec', () => {
   const app = testApp({}, { now });
 
-  it.each(knownPages.map((p) => [p.path, p] as const))('%s answers 200 with its server-rendered page', async (path, page) => {
-    const res = await request(app).get(path).set('User-Agent', BROWSER_UA);
-    expect(res.status).toBe(200);
-    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    const html = res.text;
-    expect(html.startsWith('<!DOCTYPE html><html lang="en"')).toBe(true);
-    expect(html).toMatch(new RegExp(`<title>[^<]*${page.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^<]*</title>`));
-    expect(html).toContain(`<meta name="description" content="${page.description}"/>`);
-    // Shared chrome: header with Chicago's date, masthead, tagline, nine anchors, menu button; footer.
-    expect(html).toContain('<time>Wednesday, December 31, 2025</time>');
-    expect(html).toContain(defaultSite.masthead);
-    expect(html).toContain(defaultSite.tagline);
-    for (const s of navSections) expect(html).toContain(`<a href="#${s.anchor}">${s.label}</a>`);
-    expect(html).toMatch(/<button[^>]*aria-expanded="false" aria-controls="mobile-nav"/);
-    expect(html).toContain('>Subscribe</button>');
-    expect(html).toContain('>Sign In</button>');
-    expect(html).toContain('href="/privacy"');
-    expect(html).toContain('href="/terms"');
-    expect(html).toContain('Subscribe Now');
-    expect(html).toContain('© 2025');
-    for (const s of defaultSite.sisterSites) expect(html).toContain(`href="${s.url}"`);
-    expect(html.trimEnd().endsWith('</html>')).toBe(true);
-  });
+  it.each(knownPages.map((p) => [p.path, p] as const))(
+    '%s answers 200 with its server-rendered page',
+    async (path, page) => {
+      const res = await request(app).get(path).set('User-Agent', BROWSER_UA);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      const html = res.text;
+      expect(html.startsWith('<!DOCTYPE html><html lang="en"')).toBe(true);
+      expect(html).toMatch(new RegExp(`<title>[^<]*${page.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^<]*</title>`));
+      expect(html).toContain(`<meta name="description" content="${page.description}"/>`);
+      // Shared chrome: header with Chicago's date, masthead, tagline, nine anchors, menu button; footer.
+      expect(html).toContain('<time>Wednesday, December 31, 2025</time>');
+      expect(html).toContain(defaultSite.masthead);
+      expect(html).toContain(defaultSite.tagline);
+      for (const s of navSections) expect(html).toContain(`<a href="#${s.anchor}">${s.label}</a>`);
+      expect(html).toMatch(/<button[^>]*aria-expanded="false" aria-controls="mobile-nav"/);
+      expect(html).toContain('>Subscribe</button>');
+      expect(html).toContain('>Sign In</button>');
+      expect(html).toContain('href="/privacy"');
+      expect(html).toContain('href="/terms"');
+      expect(html).toContain('Subscribe Now');
+      expect(html).toContain('© 2025');
+      for (const s of defaultSite.sisterSites) expect(html).toContain(`href="${s.url}"`);
+      expect(html.trimEnd().endsWith('</html>')).toBe(true);
+    },
+  );
 });
 
 describe('unknown paths', () => {
-  const unknown = ['/nope', '/about/extra', '/%E2%9C%93-missing', '/..%2f..%2fetc%2fpasswd', '/assets-like/../../etc/passwd', '/radio/live/now'];
+  const unknown = [
+    '/nope',
+    '/about/extra',
+    '/%E2%9C%93-missing',
+    '/..%2f..%2fetc%2fpasswd',
+    '/assets-like/../../etc/passwd',
+    '/radio/live/now',
+  ];
 
   it.each(unknown)('%s is a real 404 with the not-found page and a logged path', async (path) => {
     const { logger, lines } = captureLogger();

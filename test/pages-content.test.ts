@@ -121,7 +121,9 @@ describe('home', () => {
 
   it('has the pull quote with attribution, the lazy 1600 px imageboard frame, and the support panel', async () => {
     const page = await html('/');
-    expect(page).toMatch(/<figure class="pull-quote"><blockquote><p>[^<]+<\/p><\/blockquote><figcaption>— The Editors<\/figcaption>/);
+    expect(page).toMatch(
+      /<figure class="pull-quote"><blockquote><p>[^<]+<\/p><\/blockquote><figcaption>— The Editors<\/figcaption>/,
+    );
     const [frame] = tags(page, 'iframe');
     expect(frame).toContain(`src="${esc(env.IMAGEBOARD_URL)}"`);
     expect(frame).toContain('height="1600"');

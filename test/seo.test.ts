@@ -27,7 +27,13 @@ const ENV = {
 };
 
 const decode = (s: string) =>
-  s.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 const attributes = (source: string): Record<string, string> =>
   Object.fromEntries([...source.matchAll(/([\w:-]+)="([^"]*)"/g)].map((m) => [m[1]!.toLowerCase(), decode(m[2]!)]));
@@ -36,7 +42,10 @@ const attributes = (source: string): Record<string, string> =>
 function headTags(html: string) {
   const head = html.slice(0, html.indexOf('</head>'));
   const tags = [...head.matchAll(/<(meta|link)\b([^>]*)>/g)].map((m) => ({ name: m[1]!, attr: attributes(m[2]!) }));
-  const meta = (key: string) => tags.filter((t) => t.name === 'meta' && (t.attr.property === key || t.attr.name === key)).map((t) => t.attr.content);
+  const meta = (key: string) =>
+    tags
+      .filter((t) => t.name === 'meta' && (t.attr.property === key || t.attr.name === key))
+      .map((t) => t.attr.content);
   const links = (rel: string) => tags.filter((t) => t.name === 'link' && t.attr.rel === rel).map((t) => t.attr);
   return { meta, links };
 }
@@ -78,7 +87,10 @@ describe('robots.txt', () => {
     const res = await request(app).get('/robots.txt');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
-    const lines = res.text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+    const lines = res.text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#'));
     // Every line is a directive crawlers know (what Lighthouse's robots-txt audit checks).
     for (const line of lines) expect(line).toMatch(/^(user-agent|allow|disallow|sitemap|crawl-delay):\s*\S*/i);
     expect(lines[0]).toBe('User-agent: *');
@@ -96,7 +108,11 @@ describe('sitemap.xml', () => {
     expect(res.headers['content-type']).toMatch(/^application\/xml/);
     expect(res.text.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n')).toBe(true);
     expect(res.text).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
-    const locs = [...res.text.matchAll(/<url><loc>([^<]+)<\/loc>(?:<changefreq>(?:always|hourly|daily|weekly|monthly|yearly|never)<\/changefreq>)?<\/url>/g)].map((m) => m[1]);
+    const locs = [
+      ...res.text.matchAll(
+        /<url><loc>([^<]+)<\/loc>(?:<changefreq>(?:always|hourly|daily|weekly|monthly|yearly|never)<\/changefreq>)?<\/url>/g,
+      ),
+    ].map((m) => m[1]);
     expect(res.text.match(/<url>/g)?.length).toBe(locs.length);
     expect(locs.sort()).toEqual(SPEC_ROUTES.map((p) => SITE_URL + p).sort());
     // Every listed URL is a real page.
@@ -110,36 +126,43 @@ describe('sitemap.xml', () => {
   });
 });
 
-describe('every page\'s head', () => {
+describe("every page's head", () => {
   const app = testApp(ENV);
   const withTitles = pages.filter((p) => p.id !== 'notFound');
 
-  it.each(withTitles.map((p) => [p.path, p] as const))('%s has one canonical URL, Open Graph and Twitter card meta', async (path, page) => {
-    const res = await request(app).get(path);
-    expect(res.status).toBe(200);
-    const { meta, links } = headTags(res.text);
-    const canonical = `${SITE_URL}${path}`;
-    expect(links('canonical').map((l) => l.href)).toEqual([canonical]);
-    expect(meta('robots')).toEqual([]);
-    expect(meta('description')).toEqual([page.description]);
-    expect(meta('og:url')).toEqual([canonical]);
-    expect(meta('og:site_name')).toEqual([ENV.SITE_MASTHEAD]);
-    expect(meta('og:type')).toEqual([path === '/' ? 'website' : 'article']);
-    expect(meta('og:title')).toEqual([page.title]);
-    expect(meta('og:description')).toEqual([page.description]);
-    expect(meta('og:image')).toEqual([`${SITE_URL}/og-image.png`]);
-    expect(meta('og:image:width')).toEqual(['1200']);
-    expect(meta('og:image:height')).toEqual(['630']);
-    expect(meta('og:image:alt')).toEqual([ENV.SITE_MASTHEAD]);
-    expect(meta('twitter:card')).toEqual(['summary_large_image']);
-    expect(meta('twitter:title')).toEqual([page.title]);
-    expect(meta('twitter:description')).toEqual([page.description]);
-    // Icons and manifest, linked from every page.
-    expect(links('icon').map((l) => l.href).sort()).toEqual(['/favicon.ico', '/favicon.svg']);
-    expect(links('apple-touch-icon').map((l) => l.href)).toEqual(['/apple-touch-icon.png']);
-    expect(links('manifest').map((l) => l.href)).toEqual(['/manifest.webmanifest']);
-    expect(meta('theme-color')).toEqual(['#ffffff']);
-  });
+  it.each(withTitles.map((p) => [p.path, p] as const))(
+    '%s has one canonical URL, Open Graph and Twitter card meta',
+    async (path, page) => {
+      const res = await request(app).get(path);
+      expect(res.status).toBe(200);
+      const { meta, links } = headTags(res.text);
+      const canonical = `${SITE_URL}${path}`;
+      expect(links('canonical').map((l) => l.href)).toEqual([canonical]);
+      expect(meta('robots')).toEqual([]);
+      expect(meta('description')).toEqual([page.description]);
+      expect(meta('og:url')).toEqual([canonical]);
+      expect(meta('og:site_name')).toEqual([ENV.SITE_MASTHEAD]);
+      expect(meta('og:type')).toEqual([path === '/' ? 'website' : 'article']);
+      expect(meta('og:title')).toEqual([page.title]);
+      expect(meta('og:description')).toEqual([page.description]);
+      expect(meta('og:image')).toEqual([`${SITE_URL}/og-image.png`]);
+      expect(meta('og:image:width')).toEqual(['1200']);
+      expect(meta('og:image:height')).toEqual(['630']);
+      expect(meta('og:image:alt')).toEqual([ENV.SITE_MASTHEAD]);
+      expect(meta('twitter:card')).toEqual(['summary_large_image']);
+      expect(meta('twitter:title')).toEqual([page.title]);
+      expect(meta('twitter:description')).toEqual([page.description]);
+      // Icons and manifest, linked from every page.
+      expect(
+        links('icon')
+          .map((l) => l.href)
+          .sort(),
+      ).toEqual(['/favicon.ico', '/favicon.svg']);
+      expect(links('apple-touch-icon').map((l) => l.href)).toEqual(['/apple-touch-icon.png']);
+      expect(links('manifest').map((l) => l.href)).toEqual(['/manifest.webmanifest']);
+      expect(meta('theme-color')).toEqual(['#ffffff']);
+    },
+  );
 
   it('the not-found page is not indexed and claims no canonical URL', async () => {
     const res = await request(app).get('/no/such/page');
@@ -150,31 +173,34 @@ describe('every page\'s head', () => {
     expect(meta('og:url')).toEqual([]);
   });
 
-  it.each([...SPEC_ROUTES, '/no/such/page'])('%s describes the publication in one JSON-LD block, from configuration', async (path) => {
-    const res = await request(app).get(path);
-    const blocks = jsonLdBlocks(res.text);
-    expect(blocks).toHaveLength(1);
-    expect(blocks[0]).toMatchObject({
-      '@context': 'https://schema.org',
-      '@type': 'NewsMediaOrganization',
-      name: ENV.SITE_MASTHEAD,
-      url: `${SITE_URL}/`,
-      logo: { '@type': 'ImageObject', url: `${SITE_URL}/icon-512.png`, width: 512, height: 512 },
-      parentOrganization: {
-        '@type': 'Organization',
-        name: ENV.SITE_NETWORK_NAME,
-        subOrganization: [
-          { '@type': 'NewsMediaOrganization', name: 'Gary Gazette', url: 'https://gary.example.org' },
-          { '@type': 'NewsMediaOrganization', name: 'Joliet Gazette', url: 'https://joliet.example.org/news' },
-        ],
-      },
-    });
-    // No executable inline script: every script without src is a data block (the CSP allows no inline script).
-    for (const m of res.text.matchAll(/<script\b([^>]*)>/g)) {
-      const attr = attributes(m[1]!);
-      if (!attr.src) expect(['application/json', 'application/ld+json']).toContain(attr.type);
-    }
-  });
+  it.each([...SPEC_ROUTES, '/no/such/page'])(
+    '%s describes the publication in one JSON-LD block, from configuration',
+    async (path) => {
+      const res = await request(app).get(path);
+      const blocks = jsonLdBlocks(res.text);
+      expect(blocks).toHaveLength(1);
+      expect(blocks[0]).toMatchObject({
+        '@context': 'https://schema.org',
+        '@type': 'NewsMediaOrganization',
+        name: ENV.SITE_MASTHEAD,
+        url: `${SITE_URL}/`,
+        logo: { '@type': 'ImageObject', url: `${SITE_URL}/icon-512.png`, width: 512, height: 512 },
+        parentOrganization: {
+          '@type': 'Organization',
+          name: ENV.SITE_NETWORK_NAME,
+          subOrganization: [
+            { '@type': 'NewsMediaOrganization', name: 'Gary Gazette', url: 'https://gary.example.org' },
+            { '@type': 'NewsMediaOrganization', name: 'Joliet Gazette', url: 'https://joliet.example.org/news' },
+          ],
+        },
+      });
+      // No executable inline script: every script without src is a data block (the CSP allows no inline script).
+      for (const m of res.text.matchAll(/<script\b([^>]*)>/g)) {
+        const attr = attributes(m[1]!);
+        if (!attr.src) expect(['application/json', 'application/ld+json']).toContain(attr.type);
+      }
+    },
+  );
 
   it('keeps configured text from breaking out of the JSON-LD block', async () => {
     const res = await request(testApp({ SITE_MASTHEAD: 'Evil </script><script>alert(1)</script> & Co' })).get('/');
@@ -232,7 +258,12 @@ describe('icons, web manifest and share image', () => {
     expect(manifest.background_color).toMatch(/^#[0-9a-f]{6}$/i);
     expect(manifest.theme_color).toMatch(/^#[0-9a-f]{6}$/i);
     const png = manifest.icons.filter((i) => i.type === 'image/png');
-    expect(png.filter((i) => (i.purpose ?? 'any').split(' ').includes('any')).map((i) => i.sizes).sort()).toEqual(['192x192', '512x512']);
+    expect(
+      png
+        .filter((i) => (i.purpose ?? 'any').split(' ').includes('any'))
+        .map((i) => i.sizes)
+        .sort(),
+    ).toEqual(['192x192', '512x512']);
     expect(png.some((i) => i.purpose?.split(' ').includes('maskable'))).toBe(true);
     for (const icon of png) {
       const file = await get(icon.src);
@@ -261,34 +292,43 @@ describe('in Chromium', () => {
     return { page, problems, close: () => context.close() };
   }
 
-  const violations = (page: Page) => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
+  const violations = (page: Page) =>
+    page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
 
-  it.each(['/', '/radio', '/books'])('%s: the JSON-LD block survives hydration unchanged, with no CSP report', async (path) => {
-    const server = await (await fetch(`${site.app.url}${path}`)).text();
-    const { page, problems, close } = await open(path);
-    // Hydrated once the theme toggle works; theme-color follows the page's theme.
-    const toggle = page.getByTestId('theme-toggle');
-    const themeColor = page.locator('meta[name="theme-color"]');
-    await expect
-      .poll(async () => {
-        await toggle.click();
-        return page.locator('html').getAttribute('class');
-      }, { timeout: 10_000 })
-      .toBe('dark');
-    expect(await themeColor.getAttribute('content')).toBe('#121212');
-    await toggle.click();
-    expect(await themeColor.getAttribute('content')).toBe('#ffffff');
+  it.each(['/', '/radio', '/books'])(
+    '%s: the JSON-LD block survives hydration unchanged, with no CSP report',
+    async (path) => {
+      const server = await (await fetch(`${site.app.url}${path}`)).text();
+      const { page, problems, close } = await open(path);
+      // Hydrated once the theme toggle works; theme-color follows the page's theme.
+      const toggle = page.getByTestId('theme-toggle');
+      const themeColor = page.locator('meta[name="theme-color"]');
+      await expect
+        .poll(
+          async () => {
+            await toggle.click();
+            return page.locator('html').getAttribute('class');
+          },
+          { timeout: 10_000 },
+        )
+        .toBe('dark');
+      expect(await themeColor.getAttribute('content')).toBe('#121212');
+      await toggle.click();
+      expect(await themeColor.getAttribute('content')).toBe('#ffffff');
 
-    const live = await page.evaluate(() =>
-      [...document.querySelectorAll('script[type="application/ld+json"]')].map((s) => JSON.parse(s.textContent ?? 'null')),
-    );
-    expect(live).toEqual(jsonLdBlocks(server));
-    expect(live).toHaveLength(1);
-    expect(await violations(page)).toEqual([]);
-    // Third parties are blocked on purpose; any other console error (CSP, hydration) is a failure.
-    expect(problems.filter((p) => !p.includes('net::ERR_BLOCKED_BY_CLIENT'))).toEqual([]);
-    await close();
-  });
+      const live = await page.evaluate(() =>
+        [...document.querySelectorAll('script[type="application/ld+json"]')].map((s) =>
+          JSON.parse(s.textContent ?? 'null'),
+        ),
+      );
+      expect(live).toEqual(jsonLdBlocks(server));
+      expect(live).toHaveLength(1);
+      expect(await violations(page)).toEqual([]);
+      // Third parties are blocked on purpose; any other console error (CSP, hydration) is a failure.
+      expect(problems.filter((p) => !p.includes('net::ERR_BLOCKED_BY_CLIENT'))).toEqual([]);
+      await close();
+    },
+  );
 
   it('sitemap.xml is well-formed XML in the sitemap namespace', async () => {
     const xml = await (await fetch(`${site.app.url}/sitemap.xml`)).text();
@@ -299,7 +339,9 @@ describe('in Chromium', () => {
       return {
         errors: doc.getElementsByTagName('parsererror').length,
         root: `${doc.documentElement.namespaceURI} ${doc.documentElement.localName}`,
-        locs: [...doc.getElementsByTagNameNS(ns, 'url')].map((u) => u.getElementsByTagNameNS(ns, 'loc')[0]?.textContent ?? ''),
+        locs: [...doc.getElementsByTagNameNS(ns, 'url')].map(
+          (u) => u.getElementsByTagNameNS(ns, 'loc')[0]?.textContent ?? '',
+        ),
       };
     }, xml);
     expect(parsed.errors).toBe(0);

@@ -63,13 +63,19 @@ describe('server limits', () => {
   });
 
   it('answers 431 to request headers over MAX_HEADER_SIZE', async () => {
-    const reply = await raw(port, [`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(10_000)}\r\n\r\n`], { waitMs: 1_000 });
+    const reply = await raw(port, [`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(10_000)}\r\n\r\n`], {
+      waitMs: 1_000,
+    });
     expect(reply.text.startsWith('HTTP/1.1 431')).toBe(true);
   });
 
   it('answers a GET page at once even when the request has a body it never finishes', async () => {
     const started = Date.now();
-    const reply = await raw(port, ['GET /contact HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n', 'partial body'], { waitMs: 1_500 });
+    const reply = await raw(
+      port,
+      ['GET /contact HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n', 'partial body'],
+      { waitMs: 1_500 },
+    );
     expect(reply.text.startsWith('HTTP/1.1 200')).toBe(true);
     expect(reply.text).toContain('</html>');
     expect(Date.now() - started).toBeLessThan(3_000);
@@ -79,7 +85,10 @@ describe('server limits', () => {
     const body = 'x'.repeat(500);
     const reply = await raw(
       port,
-      [`GET /terms HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n${body}`, 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'],
+      [
+        `GET /terms HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+        'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n',
+      ],
       { gapMs: 200, waitMs: 1_500 },
     );
     expect(reply.text.startsWith('HTTP/1.1 200')).toBe(true);

@@ -26,9 +26,21 @@ async function untilCached(app: ReturnType<typeof testApp>, path: string, header
 }
 
 /** Headers that describe the particular body rather than the page. */
-const BODY_HEADERS = new Set(['date', 'etag', 'content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive']);
+const BODY_HEADERS = new Set([
+  'date',
+  'etag',
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+]);
 const pageHeaders = (headers: Record<string, string>) =>
-  Object.fromEntries(Object.entries(headers).filter(([k]) => !BODY_HEADERS.has(k)).sort(([a], [b]) => a.localeCompare(b)));
+  Object.fromEntries(
+    Object.entries(headers)
+      .filter(([k]) => !BODY_HEADERS.has(k))
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
 
 describe('cached pages (fast lane)', () => {
   it('answers with the same headers as the full middleware chain, plus validators', async () => {
@@ -47,7 +59,10 @@ describe('cached pages (fast lane)', () => {
     const app = testApp({ TRUST_PROXY: 'loopback' }, { logger });
     await untilCached(app, '/careers');
     const before = lines().length;
-    const res = await request(app).get('/careers?utm=x').set('User-Agent', 'test-agent/1').set('X-Forwarded-For', '198.51.100.23');
+    const res = await request(app)
+      .get('/careers?utm=x')
+      .set('User-Agent', 'test-agent/1')
+      .set('X-Forwarded-For', '198.51.100.23');
     expect(res.headers.etag).toBeDefined();
     const line = lines()
       .slice(before)
@@ -68,7 +83,9 @@ describe('cached pages (fast lane)', () => {
     expect(head.status).toBe(200);
     expect(head.headers.etag).toBe(cached.headers.etag);
     expect(Number(head.headers['content-length'])).toBeGreaterThan(0);
-    const revalidated = await request(app).get('/privacy').set('If-None-Match', cached.headers.etag as string);
+    const revalidated = await request(app)
+      .get('/privacy')
+      .set('If-None-Match', cached.headers.etag as string);
     expect(revalidated.status).toBe(304);
     expect(revalidated.text ?? '').toBe('');
   });
@@ -132,7 +149,9 @@ describe('one render per page and day', () => {
       return <main>second try</main>;
     }
     const app = testApp({}, { appTree: () => <FailsFirst /> });
-    const responses = await Promise.all(Array.from({ length: 4 }, () => request(app).get('/radio').set('User-Agent', BROWSER_UA).timeout(5_000)));
+    const responses = await Promise.all(
+      Array.from({ length: 4 }, () => request(app).get('/radio').set('User-Agent', BROWSER_UA).timeout(5_000)),
+    );
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 500)).toHaveLength(1);
     expect(statuses.filter((s) => s === 200)).toHaveLength(3);

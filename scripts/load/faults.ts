@@ -14,7 +14,12 @@ export interface RawExchange {
 }
 
 /** Writes `pieces` with `gapMs` between them, then waits; reports what came back and when. */
-export function rawExchange(port: number, pieces: Array<string | Buffer>, gapMs: number, waitMs: number): Promise<RawExchange> {
+export function rawExchange(
+  port: number,
+  pieces: Array<string | Buffer>,
+  gapMs: number,
+  waitMs: number,
+): Promise<RawExchange> {
   return new Promise((resolve) => {
     const started = performance.now();
     const socket = connect(port, '127.0.0.1');
@@ -52,7 +57,8 @@ export function rawExchange(port: number, pieces: Array<string | Buffer>, gapMs:
 export const statusOf = (text: string): number => Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
 
 /** Every status line in a (possibly pipelined) exchange. */
-export const statusesOf = (text: string): number[] => [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+export const statusesOf = (text: string): number[] =>
+  [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
 
 export function slowHeaders(port: number, path: string, gapMs: number, waitMs: number): Promise<RawExchange> {
   const request = `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: slow-client\r\nAccept: text/html\r\nX-Pad: ${'p'.repeat(200)}\r\n\r\n`;
@@ -72,8 +78,14 @@ export function getWithBody(port: number, kind: 'complete' | 'unfinished' | 'chu
   if (kind === 'complete') {
     const body = 'x'.repeat(64 * 1024);
     // The page, then a second request on the same connection: the body was read and dropped.
-    return rawExchange(port, [`${head}Content-Length: ${body.length}\r\n\r\n${body}`, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'], 300, 2_000);
+    return rawExchange(
+      port,
+      [`${head}Content-Length: ${body.length}\r\n\r\n${body}`, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'],
+      300,
+      2_000,
+    );
   }
-  if (kind === 'unfinished') return rawExchange(port, [`${head}Content-Length: 1000000\r\n\r\n`, 'only the start of the body'], 50, 2_000);
+  if (kind === 'unfinished')
+    return rawExchange(port, [`${head}Content-Length: 1000000\r\n\r\n`, 'only the start of the body'], 50, 2_000);
   return rawExchange(port, [`${head}Transfer-Encoding: chunked\r\n\r\n`, '5\r\nhello\r\n'], 50, 2_000);
 }

@@ -5,7 +5,14 @@
  */
 import { Agent, request } from 'node:http';
 
-export type Category = 'unknown' | 'unknown+query' | 'traversal' | 'long' | 'page+query' | 'api/assets' | 'invalid bytes';
+export type Category =
+  | 'unknown'
+  | 'unknown+query'
+  | 'traversal'
+  | 'long'
+  | 'page+query'
+  | 'api/assets'
+  | 'invalid bytes';
 
 export interface FuzzCase {
   category: Category;
@@ -29,25 +36,92 @@ function prng(seed: number): () => number {
 const UNRESERVED = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~';
 const SUB_DELIMS = "!$&'()*+,;=:@";
 const ODD_ESCAPES = [
-  '%', '%z', '%zz', '%G1', '%F', '%%', '%25', '%252e', '%00', '%0a', '%0d%0a', '%20', '%2f', '%2F', '%5c', '%2e', '%2e%2e',
-  '%FF', '%FE%FF', '%C0%AE', '%C0%AF', '%E0%80%AF', '%ED%A0%80', '%F8%88%80%80%80', '%F4%90%80%80', '%E2%82', '%C3', '%80',
-  '%E2%9C%93', '%F0%9F%98%80', '%u002e', '%uFFFF', '..', '.', '~', '%7e',
+  '%',
+  '%z',
+  '%zz',
+  '%G1',
+  '%F',
+  '%%',
+  '%25',
+  '%252e',
+  '%00',
+  '%0a',
+  '%0d%0a',
+  '%20',
+  '%2f',
+  '%2F',
+  '%5c',
+  '%2e',
+  '%2e%2e',
+  '%FF',
+  '%FE%FF',
+  '%C0%AE',
+  '%C0%AF',
+  '%E0%80%AF',
+  '%ED%A0%80',
+  '%F8%88%80%80%80',
+  '%F4%90%80%80',
+  '%E2%82',
+  '%C3',
+  '%80',
+  '%E2%9C%93',
+  '%F0%9F%98%80',
+  '%u002e',
+  '%uFFFF',
+  '..',
+  '.',
+  '~',
+  '%7e',
 ];
 // Raw characters a request line may carry that URL syntax would normally escape.
 const ODD_RAW = ['"', '<', '>', '\\', '^', '`', '{', '}', '|', '[', ']', '#'];
 const TRAVERSALS = [
-  '/../../etc/passwd', '/..%2f..%2fetc%2fpasswd', '/%2e%2e/%2e%2e/etc/passwd', '/%252e%252e/%252e%252e/etc/passwd',
-  '/..\\..\\..\\windows\\win.ini', '/..%5c..%5cwindows%5cwin.ini', '/%c0%ae%c0%ae/%c0%ae%c0%ae/etc/passwd',
-  '/assets/../../package.json', '/assets/..%2f..%2fpackage.json', '/assets/%2e%2e/%2e%2e/dist/manifest.json',
-  '/assets/../server/main.js', '/assets/..%2fserver%2fmain.js', '/assets/../../sourcemaps', '/.env', '/.git/config',
-  '/package.json', '/dist/server/main.js', '/dist/manifest.json', '/node_modules/react/package.json', '/sourcemaps/',
-  '/about/../../../../etc/shadow', '/about/..', '/books/%2e%2e/%2e%2e/etc/hosts', '/radio/.%2e/.%2e/proc/self/environ',
-  '/%2e/%2e/%2e/etc/passwd', '/..;/..;/etc/passwd', '/;/../etc/passwd', '/about%00/../../etc/passwd',
+  '/../../etc/passwd',
+  '/..%2f..%2fetc%2fpasswd',
+  '/%2e%2e/%2e%2e/etc/passwd',
+  '/%252e%252e/%252e%252e/etc/passwd',
+  '/..\\..\\..\\windows\\win.ini',
+  '/..%5c..%5cwindows%5cwin.ini',
+  '/%c0%ae%c0%ae/%c0%ae%c0%ae/etc/passwd',
+  '/assets/../../package.json',
+  '/assets/..%2f..%2fpackage.json',
+  '/assets/%2e%2e/%2e%2e/dist/manifest.json',
+  '/assets/../server/main.js',
+  '/assets/..%2fserver%2fmain.js',
+  '/assets/../../sourcemaps',
+  '/.env',
+  '/.git/config',
+  '/package.json',
+  '/dist/server/main.js',
+  '/dist/manifest.json',
+  '/node_modules/react/package.json',
+  '/sourcemaps/',
+  '/about/../../../../etc/shadow',
+  '/about/..',
+  '/books/%2e%2e/%2e%2e/etc/hosts',
+  '/radio/.%2e/.%2e/proc/self/environ',
+  '/%2e/%2e/%2e/etc/passwd',
+  '/..;/..;/etc/passwd',
+  '/;/../etc/passwd',
+  '/about%00/../../etc/passwd',
 ];
 /** Bodies that would mean a traversal worked. */
-export const LEAK_MARKERS = ['root:x:0:0', '"dependencies"', '[core]', 'sourceMappingURL=', 'NODE_ENV=', 'createServer(', '"pages":{'];
+export const LEAK_MARKERS = [
+  'root:x:0:0',
+  '"dependencies"',
+  '[core]',
+  'sourceMappingURL=',
+  'NODE_ENV=',
+  'createServer(',
+  '"pages":{',
+];
 
-export function fuzzCases(count: number, seed: number, pagePaths: string[], reservedFirstSegments: string[]): FuzzCase[] {
+export function fuzzCases(
+  count: number,
+  seed: number,
+  pagePaths: string[],
+  reservedFirstSegments: string[],
+): FuzzCase[] {
   const random = prng(seed);
   const int = (n: number) => Math.floor(random() * n);
   const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
@@ -90,7 +164,11 @@ export function fuzzCases(count: number, seed: number, pagePaths: string[], rese
     if (r < 0.3) {
       cases.push({ category: 'unknown', target: unknownPath(5, 12).replace(/#/g, '%23'), expected: 404 });
     } else if (r < 0.4) {
-      cases.push({ category: 'unknown+query', target: `${unknownPath(3, 10).replace(/#/g, '%23')}?${query(40)}`, expected: 404 });
+      cases.push({
+        category: 'unknown+query',
+        target: `${unknownPath(3, 10).replace(/#/g, '%23')}?${query(40)}`,
+        expected: 404,
+      });
     } else if (r < 0.5) {
       const base = pick(TRAVERSALS);
       cases.push({ category: 'traversal', target: random() < 0.5 ? base : `${base}?${query(10)}`, expected: 404 });
@@ -102,14 +180,22 @@ export function fuzzCases(count: number, seed: number, pagePaths: string[], rese
       cases.push({ category: 'long', target: target.slice(0, 12_000).replace(/%[0-9a-fA-F]?$/, ''), expected: 404 });
     } else if (r < 0.85) {
       const page = random() < 0.2 ? '/' : pick(known);
-      cases.push({ category: 'page+query', target: `${page}?${random() < 0.1 ? 'x'.repeat(int(6_000)) : query(random() < 0.1 ? 2_000 : 30)}`, expected: 200 });
+      cases.push({
+        category: 'page+query',
+        target: `${page}?${random() < 0.1 ? 'x'.repeat(int(6_000)) : query(random() < 0.1 ? 2_000 : 30)}`,
+        expected: 200,
+      });
     } else if (r < 0.95) {
       const prefix = random() < 0.5 ? '/api' : '/assets';
       cases.push({ category: 'api/assets', target: `${prefix}/z${segment(20).replace(/#/g, '%23')}`, expected: 404 });
     } else {
       // Raw bytes outside what a request line may carry: the HTTP parser answers 400 itself.
       const bad = String.fromCharCode(random() < 0.5 ? 0x80 + int(0x80) : 0x7f);
-      cases.push({ category: 'invalid bytes', target: `/${unknownFirst(6).replace(/#/g, '')}${bad}${segment(6).replace(/#/g, '')}`, expected: 400 });
+      cases.push({
+        category: 'invalid bytes',
+        target: `/${unknownFirst(6).replace(/#/g, '')}${bad}${segment(6).replace(/#/g, '')}`,
+        expected: 400,
+      });
     }
   }
   return cases;
@@ -124,16 +210,19 @@ export interface FuzzOutcome {
 /** Sends one case; the body is read only to look for signs of a traversal. */
 export function send(agent: Agent, port: number, target: string): Promise<FuzzOutcome> {
   return new Promise((resolve) => {
-    const req = request({ host: '127.0.0.1', port, path: target, agent, headers: { 'Accept-Encoding': 'identity' }, timeout: 10_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const body = Buffer.concat(chunks).toString('latin1');
-        const leaked = LEAK_MARKERS.find((m) => body.includes(m));
-        resolve({ status: res.statusCode ?? 0, ...(leaked && { leaked }) });
-      });
-      res.on('error', (e) => resolve({ status: res.statusCode ?? 0, error: e.message }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path: target, agent, headers: { 'Accept-Encoding': 'identity' }, timeout: 10_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks).toString('latin1');
+          const leaked = LEAK_MARKERS.find((m) => body.includes(m));
+          resolve({ status: res.statusCode ?? 0, ...(leaked && { leaked }) });
+        });
+        res.on('error', (e) => resolve({ status: res.statusCode ?? 0, error: e.message }));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', (e: NodeJS.ErrnoException) => resolve({ status: 0, error: e.code ?? e.message }));
     req.end();

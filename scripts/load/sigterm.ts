@@ -41,27 +41,32 @@ function attempt(agent: Agent, port: number, path: string): Promise<Attempt> {
   return new Promise((resolve) => {
     let sentAt = Number.POSITIVE_INFINITY;
     let answered = false;
-    const finish = (outcome: Outcome, detail: string) => resolve({ sentAt, doneAt: performance.now(), outcome, detail });
-    const req = request({ host: '127.0.0.1', port, path, agent, headers: { 'Accept-Encoding': 'gzip, br' }, timeout: 8_000 }, (res) => {
-      answered = true;
-      const expected = Number(res.headers['content-length'] ?? -1);
-      let bytes = 0;
-      res.on('data', (c: Buffer) => (bytes += c.length));
-      res.on('end', () => {
-        const status = res.statusCode ?? 0;
-        if (status >= 200 && status < 300 && (expected < 0 || bytes === expected)) finish('ok', String(status));
-        else finish('bad', `status ${status}, ${bytes}/${expected} bytes`);
-      });
-      res.on('error', (e) => finish('bad', `response cut: ${e.message}`));
-      res.on('aborted', () => finish('bad', 'response aborted'));
-    });
+    const finish = (outcome: Outcome, detail: string) =>
+      resolve({ sentAt, doneAt: performance.now(), outcome, detail });
+    const req = request(
+      { host: '127.0.0.1', port, path, agent, headers: { 'Accept-Encoding': 'gzip, br' }, timeout: 8_000 },
+      (res) => {
+        answered = true;
+        const expected = Number(res.headers['content-length'] ?? -1);
+        let bytes = 0;
+        res.on('data', (c: Buffer) => (bytes += c.length));
+        res.on('end', () => {
+          const status = res.statusCode ?? 0;
+          if (status >= 200 && status < 300 && (expected < 0 || bytes === expected)) finish('ok', String(status));
+          else finish('bad', `status ${status}, ${bytes}/${expected} bytes`);
+        });
+        res.on('error', (e) => finish('bad', `response cut: ${e.message}`));
+        res.on('aborted', () => finish('bad', 'response aborted'));
+      },
+    );
     // 'finish': the whole request has been handed to the OS, so it is on its way to the server.
     req.on('finish', () => (sentAt = performance.now()));
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', (e: NodeJS.ErrnoException) => {
       if (answered) return finish('bad', `after answer: ${e.code ?? e.message}`);
       if (e.code === 'ECONNREFUSED') return finish('refused', e.code);
-      if (e.code === 'ECONNRESET' || e.message === 'socket hang up') return finish('closed-before-answer', e.code ?? e.message);
+      if (e.code === 'ECONNRESET' || e.message === 'socket hang up')
+        return finish('closed-before-answer', e.code ?? e.message);
       finish('bad', e.code ?? e.message);
     });
     req.end();
@@ -91,7 +96,10 @@ export async function sigtermUnderLoad(server: ServerProcess, options: SigtermOp
     exitedAt = performance.now();
     return code;
   })();
-  const [exitCode] = await Promise.all([signaller, ...Array.from({ length: options.connections }, (_, w) => worker(w))]);
+  const [exitCode] = await Promise.all([
+    signaller,
+    ...Array.from({ length: options.connections }, (_, w) => worker(w)),
+  ]);
   agent.destroy();
 
   const before = attempts.filter((a) => a.sentAt <= signalAt);
@@ -105,7 +113,12 @@ export async function sigtermUnderLoad(server: ServerProcess, options: SigtermOp
     inFlightAtSignal: before.filter((a) => a.doneAt > signalAt).length,
     okBefore: before.length - lostBefore.length,
     lostBefore,
-    after: { ok: count('ok'), refused: count('refused'), 'closed-before-answer': count('closed-before-answer'), bad: count('bad') },
+    after: {
+      ok: count('ok'),
+      refused: count('refused'),
+      'closed-before-answer': count('closed-before-answer'),
+      bad: count('bad'),
+    },
     badAfter,
     exitCode,
     exitMs,

@@ -41,9 +41,17 @@ export async function startServerProcess(options: ServerOptions): Promise<Server
   requireBuild();
   const port = await freePort();
   const fd = openSync(options.logFile, 'a');
-  const env = { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...options.env, PORT: String(port) };
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    ...options.env,
+    PORT: String(port),
+  };
   const node = [process.execPath, SERVER_ENTRY];
-  const [command, ...args] = options.cpu !== undefined && TASKSET ? [TASKSET, '-c', String(options.cpu), ...node] : node;
+  const [command, ...args] =
+    options.cpu !== undefined && TASKSET ? [TASKSET, '-c', String(options.cpu), ...node] : node;
   // taskset execs node: the child's pid is the server's.
   const child = spawn(command!, args, { env, stdio: ['ignore', fd, fd] });
   closeSync(fd);
@@ -53,7 +61,8 @@ export async function startServerProcess(options: ServerOptions): Promise<Server
 
   const deadline = Date.now() + 15_000;
   for (;;) {
-    if (!alive()) throw new Error(`${options.name} exited early:\n${readFileSync(options.logFile, 'utf8').slice(-2_000)}`);
+    if (!alive())
+      throw new Error(`${options.name} exited early:\n${readFileSync(options.logFile, 'utf8').slice(-2_000)}`);
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
     } catch {

@@ -53,7 +53,8 @@ export function runWrk(options: WrkOptions): Promise<WrkResult> {
     ...(options.script ? ['-s', options.script] : []),
     options.url,
   ];
-  const [command, ...rest] = options.cpu !== undefined && TASKSET ? [TASKSET, '-c', String(options.cpu), wrk, ...args] : [wrk, ...args];
+  const [command, ...rest] =
+    options.cpu !== undefined && TASKSET ? [TASKSET, '-c', String(options.cpu), wrk, ...args] : [wrk, ...args];
   return new Promise((resolve, reject) => {
     const child = spawn(command!, rest, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

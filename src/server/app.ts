@@ -82,9 +82,13 @@ export function createApp(config: Config, options: AppOptions = {}): Express {
   });
 
   const onError: ErrorRequestHandler = (err: unknown, req, res, _next) => {
-    const status = (err as { status?: number; statusCode?: number }).status ?? (err as { statusCode?: number }).statusCode;
+    const status =
+      (err as { status?: number; statusCode?: number }).status ?? (err as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) {
-      res.status(status).type('text/plain').send(status === 400 ? 'Bad Request' : 'Request error');
+      res
+        .status(status)
+        .type('text/plain')
+        .send(status === 400 ? 'Bad Request' : 'Request error');
       return;
     }
     logger.error({ err, path: req.path }, 'request failed');

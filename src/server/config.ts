@@ -40,16 +40,14 @@ const int = (min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
 
-const httpUrl = z
-  .string()
-  .refine((v) => {
-    try {
-      const u = new URL(v);
-      return u.protocol === 'http:' || u.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'must be an absolute http(s) URL');
+const httpUrl = z.string().refine((v) => {
+  try {
+    const u = new URL(v);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}, 'must be an absolute http(s) URL');
 
 const trustProxy = z.string().transform((v, ctx): Config['trustProxy'] => {
   const value = v.trim().toLowerCase();
@@ -60,9 +58,14 @@ const trustProxy = z.string().transform((v, ctx): Config['trustProxy'] => {
   const named = new Set(['loopback', 'linklocal', 'uniquelocal']);
   for (const p of parts) {
     const [addr, bits, extra] = p.split('/');
-    const ok = named.has(p) || (extra === undefined && !!addr && isIP(addr) !== 0 && (bits === undefined || /^\d{1,3}$/.test(bits)));
+    const ok =
+      named.has(p) ||
+      (extra === undefined && !!addr && isIP(addr) !== 0 && (bits === undefined || /^\d{1,3}$/.test(bits)));
     if (!ok) {
-      ctx.addIssue({ code: 'custom', message: `"${p}" is not true/false, a hop count, loopback/linklocal/uniquelocal, or an IP address or subnet` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${p}" is not true/false, a hop count, loopback/linklocal/uniquelocal, or an IP address or subnet`,
+      });
       return z.NEVER;
     }
   }
@@ -87,8 +90,17 @@ const linkList = z.string().transform((v, ctx): ExternalLink[] => {
 const email = z.email('must be an email address');
 const phoneList = z
   .string()
-  .transform((v) => v.split(';').map((p) => p.trim()).filter(Boolean))
-  .pipe(z.array(z.string().regex(/^[+()\d\s.-]{7,}$/, 'must be phone numbers separated by ";"')).min(1, 'must list at least one phone number'));
+  .transform((v) =>
+    v
+      .split(';')
+      .map((p) => p.trim())
+      .filter(Boolean),
+  )
+  .pipe(
+    z
+      .array(z.string().regex(/^[+()\d\s.-]{7,}$/, 'must be phone numbers separated by ";"'))
+      .min(1, 'must list at least one phone number'),
+  );
 
 const contactKeys = ['general', 'editorial', 'advertising', 'subscriptions', 'legal', 'careers'] as const;
 

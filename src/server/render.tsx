@@ -61,7 +61,10 @@ export function sendServerError(res: Response): void {
     res.destroy();
     return;
   }
-  res.status(500).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).send(SERVER_ERROR_HTML);
+  res
+    .status(500)
+    .set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' })
+    .send(SERVER_ERROR_HTML);
 }
 
 export function createPageRenderer(options: RendererOptions): PageRenderer {
@@ -177,7 +180,9 @@ export function createPageRenderer(options: RendererOptions): PageRenderer {
     let timer: NodeJS.Timeout | undefined;
     const { pipe, abort } = renderToPipeableStream(
       <Document boot={boot}>
-        <StaticRouter location={req.originalUrl}>{options.appTree ? options.appTree(req.originalUrl) : <AppRoutes />}</StaticRouter>
+        <StaticRouter location={req.originalUrl}>
+          {options.appTree ? options.appTree(req.originalUrl) : <AppRoutes />}
+        </StaticRouter>
       </Document>,
       {
         // React outlines a completed Suspense boundary larger than this (default ~12.8 KB) and

@@ -13,7 +13,10 @@ export function seoRoutes(site: SiteConfig): Router {
     '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' +
     pages
       .filter((p) => p.indexable)
-      .map((p) => `  <url><loc>${escapeXml(site.url + p.path)}</loc><changefreq>${p.id === 'home' ? 'hourly' : 'monthly'}</changefreq></url>\n`)
+      .map(
+        (p) =>
+          `  <url><loc>${escapeXml(site.url + p.path)}</loc><changefreq>${p.id === 'home' ? 'hourly' : 'monthly'}</changefreq></url>\n`,
+      )
       .join('') +
     '</urlset>\n';
   router.get('/robots.txt', (_req, res) => {

@@ -26,7 +26,8 @@ export const pages: readonly PageEntry[] = [
     path: '/',
     module: 'Home',
     title: 'Chicago news, politics, business, sports and culture',
-    description: 'Independent reporting on Chicago: local news, politics, business, sports, arts and culture, plus opinion and live radio.',
+    description:
+      'Independent reporting on Chicago: local news, politics, business, sports, arts and culture, plus opinion and live radio.',
     chrome: true,
     indexable: true,
   },
@@ -89,7 +90,8 @@ export const pages: readonly PageEntry[] = [
     path: '/books',
     module: 'Books',
     title: 'Books',
-    description: 'Books on spiritual growth and wealth, with links to the retailer, and study at a spiritual university.',
+    description:
+      'Books on spiritual growth and wealth, with links to the retailer, and study at a spiritual university.',
     chrome: true,
     indexable: true,
   },

@@ -59,7 +59,11 @@ async function setTheme(page: Page, theme: Theme): Promise<void> {
 
 async function audit(path: string, theme: Theme, width: number): Promise<AxeViolation[]> {
   // bypassCSP: our CSP (rightly) refuses the injected axe script; CSP itself is tested elsewhere.
-  const context = await browser.newContext({ viewport: { width, height: 900 }, reducedMotion: 'reduce', bypassCSP: true });
+  const context = await browser.newContext({
+    viewport: { width, height: 900 },
+    reducedMotion: 'reduce',
+    bypassCSP: true,
+  });
   contexts.push(context);
   const page = await context.newPage();
   await blockThirdParties(page, app.url);
@@ -67,7 +71,9 @@ async function audit(path: string, theme: Theme, width: number): Promise<AxeViol
   await setTheme(page, theme);
   await page.addScriptTag({ path: AXE_PATH });
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const axe = (
+      window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: AxeViolation[] }> } }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
     return result.violations;
   });
@@ -76,7 +82,13 @@ async function audit(path: string, theme: Theme, width: number): Promise<AxeViol
 }
 
 const describeViolations = (violations: AxeViolation[]) =>
-  violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  violations.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+        .slice(0, 3)
+        .map((n) => n.target.join(' '))
+        .join(', ')}`,
+  );
 
 const paths = ['/', '/about', '/contact', '/careers', '/privacy', '/terms', '/radio', '/books', '/no-such-page'];
 const cases = paths.flatMap((path) => (['light', 'dark'] as const).map((theme) => [path, theme] as const));
@@ -106,7 +118,9 @@ describe('axe-core: no serious or critical violations', () => {
     });
     await page.addScriptTag({ path: AXE_PATH });
     const ids = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: AxeViolation[] }> } }).axe;
+      const axe = (
+        window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: AxeViolation[] }> } }
+      ).axe;
       return (await axe.run(document, { resultTypes: ['violations'] })).violations
         .filter((v) => v.impact === 'serious' || v.impact === 'critical')
         .map((v) => v.id);

@@ -124,7 +124,15 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
 async function seriousA11yViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document): Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            ctx: Document,
+          ): Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown[] }> }> }>;
+        };
+      }
+    ).axe;
     const { violations } = await axe.run(document);
     return violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -144,7 +152,9 @@ describe('books page content', () => {
     expect(await page.getByRole('link', { name: 'Back to Home' }).getAttribute('href')).toBe('/');
 
     const promo = page.locator('section.university-promo');
-    expect(await promo.getByRole('heading', { level: 2 }).textContent()).toBe('Transform Your Life with Ancient Wisdom');
+    expect(await promo.getByRole('heading', { level: 2 }).textContent()).toBe(
+      'Transform Your Life with Ancient Wisdom',
+    );
     for (const name of ['Apply for Admission', 'Learn More']) {
       const link = promo.getByRole('link', { name: `${name} (opens in a new tab)` });
       expect(await link.getAttribute('href')).toBe(UNIVERSITY_URL);
@@ -205,7 +215,9 @@ describe('books page content', () => {
     });
     // Each card's link is named by its title and says where it goes.
     const first = books[0]!.title;
-    expect(await page.getByRole('link', { name: `${first} View on Amazon (opens in a new tab)`, exact: true }).count()).toBe(1);
+    expect(
+      await page.getByRole('link', { name: `${first} View on Amazon (opens in a new tab)`, exact: true }).count(),
+    ).toBe(1);
 
     expect(problems).toEqual([]);
   });
@@ -236,9 +248,12 @@ describe('books page content', () => {
     contexts.push(context);
     const page = await context.newPage();
     await blockThirdParties(page, app.url);
-    await page.route((url) => url.origin === COVER_ORIGIN, () => {
-      /* never answered */
-    });
+    await page.route(
+      (url) => url.origin === COVER_ORIGIN,
+      () => {
+        /* never answered */
+      },
+    );
     await page.goto(`${app.url}/books`, { waitUntil: 'domcontentloaded' });
     const boxes = await page.$$eval('.book-card__cover', (els) =>
       els.map((el) => {
@@ -252,7 +267,10 @@ describe('books page content', () => {
     const titles = await page.$$eval('.book-card__title', (els) =>
       els.map((el) => {
         const style = getComputedStyle(el);
-        return { lines: el.getBoundingClientRect().height / parseFloat(style.lineHeight), clamp: style.webkitLineClamp };
+        return {
+          lines: el.getBoundingClientRect().height / parseFloat(style.lineHeight),
+          clamp: style.webkitLineClamp,
+        };
       }),
     );
     for (const t of titles) {
@@ -260,7 +278,10 @@ describe('books page content', () => {
       expect(t.lines).toBeLessThanOrEqual(2.05);
     }
     // At 375 px most titles need more than two lines: the clamp really cuts.
-    const overflowing = await page.$$eval('.book-card__title', (els) => els.filter((el) => el.scrollHeight > el.clientHeight + 1).length);
+    const overflowing = await page.$$eval(
+      '.book-card__title',
+      (els) => els.filter((el) => el.scrollHeight > el.clientHeight + 1).length,
+    );
     expect(overflowing).toBeGreaterThan(0);
   });
 
@@ -270,7 +291,10 @@ describe('books page content', () => {
     expect(await coverStates(page)).toEqual(books.map(() => 'cover'));
     await scrollThrough(page);
     await page.waitForFunction(
-      () => [...document.querySelectorAll<HTMLImageElement>('.book-card__image')].every((img) => img.complete && img.naturalWidth > 0),
+      () =>
+        [...document.querySelectorAll<HTMLImageElement>('.book-card__image')].every(
+          (img) => img.complete && img.naturalWidth > 0,
+        ),
       undefined,
       { timeout: 15_000 },
     );
@@ -280,16 +304,19 @@ describe('books page content', () => {
 });
 
 describe('books page accessibility', () => {
-  it.each([375, 1440])('axe finds no serious or critical violation at %i px, in light and dark themes', async (width) => {
-    const { page, problems } = await openBooks(width, 'fail');
-    await waitForHydration(page);
-    expect(await seriousA11yViolations(page)).toEqual([]);
-    const toggle = page.getByTestId('theme-toggle');
-    await toggle.click();
-    await page.waitForFunction(() => document.documentElement.classList.contains('dark'));
-    expect(await seriousA11yViolations(page)).toEqual([]);
-    expect(withoutFailedLoads(problems)).toEqual([]);
-  });
+  it.each([375, 1440])(
+    'axe finds no serious or critical violation at %i px, in light and dark themes',
+    async (width) => {
+      const { page, problems } = await openBooks(width, 'fail');
+      await waitForHydration(page);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      const toggle = page.getByTestId('theme-toggle');
+      await toggle.click();
+      await page.waitForFunction(() => document.documentElement.classList.contains('dark'));
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      expect(withoutFailedLoads(problems)).toEqual([]);
+    },
+  );
 });
 
 describe('cover fallback', () => {
@@ -312,7 +339,9 @@ describe('cover fallback', () => {
     expect(srcs).toEqual(books.map(() => COVER_PLACEHOLDER));
     // Per card: its own cover asked for once, its src switched once (to the shared placeholder).
     for (const book of books) expect(imageRequests.get(`${COVER_ORIGIN}${book.cover}`), book.cover).toBe(1);
-    const changes = await page.evaluate(() => (window as unknown as { __coverSrcChanges: () => number[] }).__coverSrcChanges());
+    const changes = await page.evaluate(() =>
+      (window as unknown as { __coverSrcChanges: () => number[] }).__coverSrcChanges(),
+    );
     expect(changes).toEqual(books.map(() => 1));
     const placeholderRequests = imageRequests.get(`${app.url}${COVER_PLACEHOLDER}`) ?? 0;
     expect(placeholderRequests).toBeGreaterThanOrEqual(1);
@@ -325,7 +354,10 @@ describe('cover fallback', () => {
     await waitForHydration(page);
     await scrollThrough(page);
     await page.waitForFunction(
-      () => [...document.querySelectorAll<HTMLImageElement>('.book-card__image')].every((img) => img.dataset.cover === 'none'),
+      () =>
+        [...document.querySelectorAll<HTMLImageElement>('.book-card__image')].every(
+          (img) => img.dataset.cover === 'none',
+        ),
       undefined,
       { timeout: 15_000 },
     );
@@ -335,10 +367,15 @@ describe('cover fallback', () => {
     expect(countAll()).toBe(before);
 
     for (const book of books) expect(imageRequests.get(`${COVER_ORIGIN}${book.cover}`), book.cover).toBe(1);
-    const changes = await page.evaluate(() => (window as unknown as { __coverSrcChanges: () => number[] }).__coverSrcChanges());
+    const changes = await page.evaluate(() =>
+      (window as unknown as { __coverSrcChanges: () => number[] }).__coverSrcChanges(),
+    );
     expect(changes).toEqual(books.map(() => 1));
     expect(imageRequests.get(`${app.url}${COVER_PLACEHOLDER}`) ?? 0).toBeLessThanOrEqual(books.length);
-    const ratio = await page.$eval('.book-card__cover', (el) => el.getBoundingClientRect().height / el.getBoundingClientRect().width);
+    const ratio = await page.$eval(
+      '.book-card__cover',
+      (el) => el.getBoundingClientRect().height / el.getBoundingClientRect().width,
+    );
     expect(ratio).toBeCloseTo(4 / 3, 1);
     expect(withoutFailedLoads(problems)).toEqual([]);
   });
@@ -372,12 +409,16 @@ describe('cover fallback', () => {
     await page.waitForFunction(
       (indexes) => {
         const imgs = document.querySelectorAll<HTMLImageElement>('.book-card__image');
-        return indexes.every((i) => imgs[i]?.dataset.cover === 'placeholder' && imgs[i]!.complete && imgs[i]!.naturalWidth > 0);
+        return indexes.every(
+          (i) => imgs[i]?.dataset.cover === 'placeholder' && imgs[i]!.complete && imgs[i]!.naturalWidth > 0,
+        );
       },
       failedEarly,
       { timeout: 15_000 },
     );
-    const changes = await page.evaluate(() => (window as unknown as { __coverSrcChanges: () => number[] }).__coverSrcChanges());
+    const changes = await page.evaluate(() =>
+      (window as unknown as { __coverSrcChanges: () => number[] }).__coverSrcChanges(),
+    );
     for (const i of failedEarly) expect(changes[i]).toBe(1);
     // No hydration mismatch: the server's HTML was the first client render.
     expect(withoutFailedLoads(problems)).toEqual([]);

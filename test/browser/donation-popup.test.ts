@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DONATION_DISMISSED_KEY, DONATION_POPUP_DELAY_MS } from '../../src/shared/ui/components/donation-popup-logic.ts';
+import {
+  DONATION_DISMISSED_KEY,
+  DONATION_POPUP_DELAY_MS,
+} from '../../src/shared/ui/components/donation-popup-logic.ts';
 import { startApp, type AppProcess } from '../support/app-process.ts';
 import { blockThirdParties, collectConsoleProblems, launchBrowser } from '../support/browser.ts';
 
@@ -49,10 +52,14 @@ async function openHome(): Promise<{ page: Page; problems: string[] }> {
 
 /** Hydrated and the popup's mount effect has run, so the fake clock can be moved with a known start. */
 async function waitForPopupArmed(page: Page): Promise<void> {
-  await page.waitForFunction(() => (window as unknown as { __popupChecked?: boolean }).__popupChecked === true, undefined, {
-    timeout: 15_000,
-    polling: 50,
-  });
+  await page.waitForFunction(
+    () => (window as unknown as { __popupChecked?: boolean }).__popupChecked === true,
+    undefined,
+    {
+      timeout: 15_000,
+      polling: 50,
+    },
+  );
 }
 
 const popup = (page: Page): Locator => page.getByRole('dialog', { name: POPUP_NAME });
@@ -163,18 +170,21 @@ describe('donation popup', () => {
     expect(ownProblems(problems)).toEqual([]);
   });
 
-  it.each([false, true])('axe finds no serious or critical violation in the open popup (dark theme: %s)', async (dark) => {
-    const { page, problems } = await openHome();
-    if (dark) {
-      await page.getByTestId('theme-toggle').click();
-      await page.waitForFunction(() => document.documentElement.classList.contains('dark'));
-    }
-    await showPopup(page);
-    // axe schedules its own work with timers: let the page's clock run again.
-    await page.clock.resume();
-    expect(await seriousA11yViolations(page)).toEqual([]);
-    expect(ownProblems(problems)).toEqual([]);
-  });
+  it.each([false, true])(
+    'axe finds no serious or critical violation in the open popup (dark theme: %s)',
+    async (dark) => {
+      const { page, problems } = await openHome();
+      if (dark) {
+        await page.getByTestId('theme-toggle').click();
+        await page.waitForFunction(() => document.documentElement.classList.contains('dark'));
+      }
+      await showPopup(page);
+      // axe schedules its own work with timers: let the page's clock run again.
+      await page.clock.resume();
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      expect(ownProblems(problems)).toEqual([]);
+    },
+  );
 
   it('a new session shows it again', async () => {
     // Dismissal is per session: another context is another session.

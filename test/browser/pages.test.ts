@@ -88,13 +88,15 @@ const columns = (page: Page, selector: string) =>
 
 /** For each .ad-row on the page: the kinds of boxes actually displayed. */
 const displayedRows = (page: Page) =>
-  page.locator('.ad-row').evaluateAll((rows) =>
-    rows.map((row) =>
-      [...row.children]
-        .filter((child) => child.getClientRects().length > 0)
-        .map((child) => (child.classList.contains('ad-row__widget') ? 'widget' : 'ad')),
-    ),
-  );
+  page
+    .locator('.ad-row')
+    .evaluateAll((rows) =>
+      rows.map((row) =>
+        [...row.children]
+          .filter((child) => child.getClientRects().length > 0)
+          .map((child) => (child.classList.contains('ad-row__widget') ? 'widget' : 'ad')),
+      ),
+    );
 
 const expectedRows = (rows: AdRowSpec[], width: number) =>
   rows.map((row) => visibleItems(row, viewportAt(width)).map((item) => item.kind));
@@ -115,12 +117,63 @@ describe('every page on a 375 px phone', () => {
 
 describe('content is present', () => {
   const cases: Array<[string, string[]]> = [
-    ['/', ['News Imageboard', 'Support Independent Journalism', 'Subscribe for $1/week', 'Make a Donation', ...homeSections.map((s) => s.title)]],
-    ['/about', ['About Us', 'founded in 2025', 'Our Mission', 'Our Values', 'Integrity', 'Impact', 'Our Team', 'Subscribe Today']],
-    ['/contact', ['Contact Us', 'General Inquiries', 'Editorial Department', 'News Tips', 'Corrections', 'Advertising', 'Subscriptions']],
-    ['/careers', ['Careers', 'City Beat Reporter', 'Social Media Editor', 'Remote (Midwest)', 'Parental leave', 'General Application']],
+    [
+      '/',
+      [
+        'News Imageboard',
+        'Support Independent Journalism',
+        'Subscribe for $1/week',
+        'Make a Donation',
+        ...homeSections.map((s) => s.title),
+      ],
+    ],
+    [
+      '/about',
+      [
+        'About Us',
+        'founded in 2025',
+        'Our Mission',
+        'Our Values',
+        'Integrity',
+        'Impact',
+        'Our Team',
+        'Subscribe Today',
+      ],
+    ],
+    [
+      '/contact',
+      [
+        'Contact Us',
+        'General Inquiries',
+        'Editorial Department',
+        'News Tips',
+        'Corrections',
+        'Advertising',
+        'Subscriptions',
+      ],
+    ],
+    [
+      '/careers',
+      [
+        'Careers',
+        'City Beat Reporter',
+        'Social Media Editor',
+        'Remote (Midwest)',
+        'Parental leave',
+        'General Application',
+      ],
+    ],
     ['/privacy', ['Privacy Policy', 'Last updated: April 17, 2025', '1. Information We Collect', '10. Contact Us']],
-    ['/terms', ['Terms of Service', 'Last updated: April 17, 2025', '5. User Conduct', '9. Governing Law', '11. Contact Information']],
+    [
+      '/terms',
+      [
+        'Terms of Service',
+        'Last updated: April 17, 2025',
+        '5. User Conduct',
+        '9. Governing Law',
+        '11. Contact Information',
+      ],
+    ],
     ['/no-such-page', ['404', 'Oops! Page not found', 'Return to Home', 'Advertisement']],
   ];
   it.each(cases)('%s shows its words at 375 and 1280 px', async (path, words) => {
@@ -156,9 +209,9 @@ describe('home layout', () => {
 
   it('section cards show images at 4:3, and cards without an image still have their text', async () => {
     const { page } = await open('/', 1280);
-    const ratios = await page.locator('.home-section .card img').evaluateAll((imgs) =>
-      imgs.map((img) => img.getBoundingClientRect().width / img.getBoundingClientRect().height),
-    );
+    const ratios = await page
+      .locator('.home-section .card img')
+      .evaluateAll((imgs) => imgs.map((img) => img.getBoundingClientRect().width / img.getBoundingClientRect().height));
     expect(ratios.length).toBeGreaterThan(0);
     for (const r of ratios) expect(r).toBeCloseTo(4 / 3, 1);
     const textOnly = page.locator('.home-section .card:not(:has(img))').first();
@@ -169,39 +222,52 @@ describe('home layout', () => {
   it('the header anchors scroll to their sections', async () => {
     const { page } = await open('/', 1280);
     await page.locator('.site-nav__list--desktop a[href="#sports"]').click();
-    await expect.poll(() => page.locator('#sports').evaluate((el) => Math.round(el.getBoundingClientRect().top))).toBeLessThan(5);
+    await expect
+      .poll(() => page.locator('#sports').evaluate((el) => Math.round(el.getBoundingClientRect().top)))
+      .toBeLessThan(5);
   });
 
   it('the imageboard frame is 1600 px high', async () => {
     const { page } = await open('/', 1280);
-    expect(await page.locator('.imageboard__frame').evaluate((f) => f.getBoundingClientRect().height)).toBeGreaterThanOrEqual(1600);
+    expect(
+      await page.locator('.imageboard__frame').evaluate((f) => f.getBoundingClientRect().height),
+    ).toBeGreaterThanOrEqual(1600);
   });
 
   it.each([375, 1280])('ad rows follow the layout rule at %i px', async (width) => {
     const { page } = await open('/', width);
     expect(await displayedRows(page)).toEqual(expectedRows([homeTopAds, homeBottomAds], width));
     // Three side by side per line on desktop; one per line on a phone.
-    const lines = await page.locator('.ad-row').first().evaluate((row) => {
-      const shown = [...row.children].filter((c) => c.getClientRects().length > 0);
-      return new Set(shown.map((c) => Math.round(c.getBoundingClientRect().top))).size;
-    });
+    const lines = await page
+      .locator('.ad-row')
+      .first()
+      .evaluate((row) => {
+        const shown = [...row.children].filter((c) => c.getClientRects().length > 0);
+        return new Set(shown.map((c) => Math.round(c.getBoundingClientRect().top))).size;
+      });
     const shown = visibleItems(homeTopAds, viewportAt(width)).length;
     expect(lines).toBe(width === 1280 ? shown / 3 : shown);
   });
 });
 
 describe('ad boxes', () => {
-  it.each([375, 1280])('terms: one banner on a phone; banner, house widget, banner on desktop (%i px)', async (width) => {
-    const { page } = await open('/terms', width);
-    const rows = await displayedRows(page);
-    expect(rows).toEqual(expectedRows([...termsAdBreaks.values()], width));
-    expect(rows[0]).toEqual(width === 375 ? ['ad'] : ['ad', 'widget', 'ad']);
-    if (width === 1280) {
-      // Side by side, in one row.
-      const tops = await page.locator('.ad-row').first().evaluate((row) => [...row.children].map((c) => c.getBoundingClientRect().top));
-      expect(new Set(tops).size).toBe(1);
-    }
-  });
+  it.each([375, 1280])(
+    'terms: one banner on a phone; banner, house widget, banner on desktop (%i px)',
+    async (width) => {
+      const { page } = await open('/terms', width);
+      const rows = await displayedRows(page);
+      expect(rows).toEqual(expectedRows([...termsAdBreaks.values()], width));
+      expect(rows[0]).toEqual(width === 375 ? ['ad'] : ['ad', 'widget', 'ad']);
+      if (width === 1280) {
+        // Side by side, in one row.
+        const tops = await page
+          .locator('.ad-row')
+          .first()
+          .evaluate((row) => [...row.children].map((c) => c.getBoundingClientRect().top));
+        expect(new Set(tops).size).toBe(1);
+      }
+    },
+  );
 
   it.each([375, 1280])('not-found ads follow the layout rule at %i px', async (width) => {
     const { page } = await open('/no-such-page', width);
@@ -210,23 +276,31 @@ describe('ad boxes', () => {
 
   it('reserve 250 or 600 px, and the script containers 250 px, before anything loads', async () => {
     const { page } = await open('/', 1280);
-    const heights = await page.locator('.ad-slot').evaluateAll((slots) =>
-      slots.map((s) => ({ tall: s.classList.contains('ad-slot--h600'), h: s.getBoundingClientRect().height })),
-    );
+    const heights = await page
+      .locator('.ad-slot')
+      .evaluateAll((slots) =>
+        slots.map((s) => ({ tall: s.classList.contains('ad-slot--h600'), h: s.getBoundingClientRect().height })),
+      );
     expect(heights.length).toBeGreaterThan(5);
     for (const { tall, h } of heights) expect(h).toBeGreaterThanOrEqual(tall ? 600 : 250);
-    const scripts = await page.locator('.ad-script').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
+    const scripts = await page
+      .locator('.ad-script')
+      .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
     for (const h of scripts) expect(h).toBeGreaterThanOrEqual(250);
   });
 
   it('insert the ad script into displayed banner slots only, and clear it when the page goes', async () => {
     for (const width of [375, 1280]) {
       const { page } = await open('/terms', width);
-      const shown = await page.locator('.ad-script').evaluateAll((els) => els.filter((e) => e.getClientRects().length > 0).length);
+      const shown = await page
+        .locator('.ad-script')
+        .evaluateAll((els) => els.filter((e) => e.getClientRects().length > 0).length);
       expect(shown).toBe(width === 375 ? termsAdBreaks.size : termsAdBreaks.size * 2);
       await expect.poll(() => page.locator(`.ad-script script[src="${AD_SCRIPT_URL}"]`).count()).toBe(shown);
       // Every banner id goes with its script.
-      const ids = await page.locator('.ad-script script').evaluateAll((s) => s.map((e) => (e as HTMLElement).dataset.bannerId));
+      const ids = await page
+        .locator('.ad-script script')
+        .evaluateAll((s) => s.map((e) => (e as HTMLElement).dataset.bannerId));
       for (const id of ids) expect(Number(id)).toBeGreaterThan(0);
       // Client-side navigation unmounts the slots: no ad script is left behind.
       await page.locator('footer a[href="/privacy"]').click();

@@ -23,7 +23,12 @@ beforeAll(async () => {
   ice = await startIcecast();
   source = await startEzstream(ice);
   [app, browser] = await Promise.all([
-    startApp({ LOG_LEVEL: 'warn', STREAM_UPSTREAM_HOST: '127.0.0.1', STREAM_PORT_MAP: `8076:${ice.port}`, STREAM_STATUS_CACHE_MS: '1000' }),
+    startApp({
+      LOG_LEVEL: 'warn',
+      STREAM_UPSTREAM_HOST: '127.0.0.1',
+      STREAM_PORT_MAP: `8076:${ice.port}`,
+      STREAM_STATUS_CACHE_MS: '1000',
+    }),
     launchBrowser(),
   ]);
 }, 60_000);
@@ -76,7 +81,9 @@ const audioState = (page: Page) =>
 const alertText = (page: Page) => page.getByRole('alert').innerText();
 
 async function expectAdvancing(page: Page, beyond: number, timeout = 20_000): Promise<void> {
-  await expect.poll(async () => (await audioState(page)).currentTime, { timeout, interval: 250 }).toBeGreaterThan(beyond);
+  await expect
+    .poll(async () => (await audioState(page)).currentTime, { timeout, interval: 250 })
+    .toBeGreaterThan(beyond);
 }
 
 describe('/radio playing the real Icecast stream', () => {
@@ -116,19 +123,27 @@ describe('/radio playing the real Icecast stream', () => {
 
   it('shows the title and listener count from the status, and the spec text when there is none', async () => {
     const { page, problems } = await openRadio();
-    await expect.poll(() => page.locator('.now-playing__title').innerText(), { timeout: 10_000 }).toBe('icecast-test-tone-128k-10s');
+    await expect
+      .poll(() => page.locator('.now-playing__title').innerText(), { timeout: 10_000 })
+      .toBe('icecast-test-tone-128k-10s');
     await expect.poll(() => page.locator('.now-playing__listeners').innerText()).toMatch(/^\d+ listeners? tuned in$/);
     expect(await page.getByText(TIP).count()).toBe(1);
     // Soon after playback starts, the count includes this listener.
     expect(await ice.waitForListeners(0)).toBe(0);
     await page.getByRole('button', { name: 'Play', exact: true }).click();
-    await expect.poll(() => page.locator('.now-playing__listeners').innerText(), { timeout: 15_000 }).toBe('1 listener tuned in');
+    await expect
+      .poll(() => page.locator('.now-playing__listeners').innerText(), { timeout: 15_000 })
+      .toBe('1 listener tuned in');
     await page.getByRole('button', { name: 'Pause', exact: true }).click();
     expect(problems).toEqual([]);
 
     const { page: fallback } = await openRadio(async (p) => {
       await p.route('**/api/now-playing*', (route) =>
-        route.fulfill({ status: 200, contentType: 'application/json', body: '{"live":null,"title":null,"listeners":null}' }),
+        route.fulfill({
+          status: 200,
+          contentType: 'application/json',
+          body: '{"live":null,"title":null,"listeners":null}',
+        }),
       );
     });
     expect(await fallback.locator('.now-playing__title').innerText()).toBe(SPEC_NOW_PLAYING);
@@ -137,7 +152,13 @@ describe('/radio playing the real Icecast stream', () => {
 
   it('renders the same markup on the server (no hydration mismatch, no layout shift)', async () => {
     const html = await (await fetch(`${app.url}/radio`)).text();
-    for (const text of ['Live Radio', '24/7 live stream', 'Now Playing', SPEC_NOW_PLAYING, TIP.replace("'", '&#x27;')]) {
+    for (const text of [
+      'Live Radio',
+      '24/7 live stream',
+      'Now Playing',
+      SPEC_NOW_PLAYING,
+      TIP.replace("'", '&#x27;'),
+    ]) {
       expect(html).toContain(text);
     }
     expect(html).toMatch(/<audio preload="none" crossorigin="anonymous"><\/audio>/i);
@@ -281,9 +302,13 @@ describe('/radio when the station restarts', () => {
     await expectAdvancing(page, 1.0);
 
     await source.stop();
-    await expect.poll(() => page.getByRole('status').innerText(), { timeout: 20_000, interval: 100 }).toBe('Reconnecting…');
+    await expect
+      .poll(() => page.getByRole('status').innerText(), { timeout: 20_000, interval: 100 })
+      .toBe('Reconnecting…');
     source = await startEzstream(ice);
-    await expect.poll(() => page.getByRole('status').innerText(), { timeout: 30_000, interval: 250 }).toBe('Playing live');
+    await expect
+      .poll(() => page.getByRole('status').innerText(), { timeout: 30_000, interval: 250 })
+      .toBe('Playing live');
     const t = (await audioState(page)).currentTime;
     await expectAdvancing(page, t + 1.0);
     expect(await alertText(page)).toBe('');

@@ -22,22 +22,30 @@ const ownProblems = (problems: string[]) => problems.filter((p) => !p.includes('
 describe('every route hydrates without errors', () => {
   const withChrome = pages.filter((p) => p.chrome);
 
-  it.each(withChrome.map((p) => p.path))('%s hydrates: the theme toggle works and the console is clean', async (path) => {
-    const { page, problems, context } = await openPage(path);
-    const html = page.locator('html');
-    await expect.poll(async () => html.getAttribute('class')).toBeNull();
-    // The toggle only works once React has hydrated the header.
-    const toggle = page.getByTestId('theme-toggle');
-    await expect.poll(async () => {
+  it.each(withChrome.map((p) => p.path))(
+    '%s hydrates: the theme toggle works and the console is clean',
+    async (path) => {
+      const { page, problems, context } = await openPage(path);
+      const html = page.locator('html');
+      await expect.poll(async () => html.getAttribute('class')).toBeNull();
+      // The toggle only works once React has hydrated the header.
+      const toggle = page.getByTestId('theme-toggle');
+      await expect
+        .poll(
+          async () => {
+            await toggle.click();
+            return html.getAttribute('class');
+          },
+          { timeout: 10_000 },
+        )
+        .toBe('dark');
+      await expect.poll(() => toggle.getAttribute('aria-pressed')).toBe('true');
       await toggle.click();
-      return html.getAttribute('class');
-    }, { timeout: 10_000 }).toBe('dark');
-    await expect.poll(() => toggle.getAttribute('aria-pressed')).toBe('true');
-    await toggle.click();
-    expect(await html.getAttribute('class')).toBeNull();
-    expect(ownProblems(problems)).toEqual([]);
-    await context.close();
-  });
+      expect(await html.getAttribute('class')).toBeNull();
+      expect(ownProblems(problems)).toEqual([]);
+      await context.close();
+    },
+  );
 
   it('the not-found page hydrates and logs the missing path', async () => {
     const { page, problems, infos, context } = await openPage('/no/such/page');
@@ -56,10 +64,12 @@ describe('header behaviour', () => {
     const button = page.getByRole('button', { name: 'Menu' });
     expect(await button.isVisible()).toBe(true);
     expect(await page.locator('.site-nav__list--desktop').isVisible()).toBe(false);
-    await expect.poll(async () => {
-      if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
-      return button.getAttribute('aria-expanded');
-    }).toBe('true');
+    await expect
+      .poll(async () => {
+        if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+        return button.getAttribute('aria-expanded');
+      })
+      .toBe('true');
     const links = page.locator('#mobile-nav a');
     expect(await links.count()).toBe(9);
     expect(await links.first().isVisible()).toBe(true);
@@ -81,10 +91,12 @@ describe('header behaviour', () => {
   it('navigates client-side between pages and updates the title', async () => {
     const { page, problems, context } = await openPage('/about');
     await page.evaluate(() => ((window as unknown as { __marker: number }).__marker = 1));
-    await expect.poll(async () => {
-      await page.getByRole('link', { name: 'Privacy Policy' }).click();
-      return new URL(page.url()).pathname;
-    }).toBe('/privacy');
+    await expect
+      .poll(async () => {
+        await page.getByRole('link', { name: 'Privacy Policy' }).click();
+        return new URL(page.url()).pathname;
+      })
+      .toBe('/privacy');
     await expect.poll(() => page.title()).toContain('Privacy Policy');
     // Same document: no full reload happened.
     expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).toBe(1);

@@ -152,20 +152,24 @@ describe.skipIf(!NGINX_BIN)('behind nginx (deploy/nginx.conf)', () => {
     const started = Date.now();
     const arrivals: Array<{ at: number; bytes: number }> = [];
     const status = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest(streamUrl, { headers: { 'User-Agent': BROWSER_UA, 'Accept-Encoding': 'gzip, br' } }, (res) => {
-        if (res.statusCode !== 200 || !String(res.headers['content-type']).startsWith('audio/')) {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-          return;
-        }
-        expect(res.headers['content-encoding']).toBeUndefined();
-        expect(res.headers['content-length']).toBeUndefined();
-        res.on('data', (c: Buffer) => arrivals.push({ at: Date.now() - started, bytes: c.length }));
-        setTimeout(() => {
-          req.destroy();
-          resolve(200);
-        }, 3_000);
-      });
+      const req = httpRequest(
+        streamUrl,
+        { headers: { 'User-Agent': BROWSER_UA, 'Accept-Encoding': 'gzip, br' } },
+        (res) => {
+          if (res.statusCode !== 200 || !String(res.headers['content-type']).startsWith('audio/')) {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+            return;
+          }
+          expect(res.headers['content-encoding']).toBeUndefined();
+          expect(res.headers['content-length']).toBeUndefined();
+          res.on('data', (c: Buffer) => arrivals.push({ at: Date.now() - started, bytes: c.length }));
+          setTimeout(() => {
+            req.destroy();
+            resolve(200);
+          }, 3_000);
+        },
+      );
       req.on('error', (e: NodeJS.ErrnoException) => (e.code === 'ECONNRESET' ? resolve(200) : reject(e)));
       req.end();
     });
@@ -178,7 +182,10 @@ describe.skipIf(!NGINX_BIN)('behind nginx (deploy/nginx.conf)', () => {
     expect(arrivals.length).toBeGreaterThan(0);
     expect(arrivals[0]!.at).toBeLessThan(1_500);
     for (let slice = 500; slice < 3_000; slice += 500) {
-      expect(arrivals.some((a) => a.at >= slice && a.at < slice + 500), `no audio between ${slice} and ${slice + 500} ms`).toBe(true);
+      expect(
+        arrivals.some((a) => a.at >= slice && a.at < slice + 500),
+        `no audio between ${slice} and ${slice + 500} ms`,
+      ).toBe(true);
     }
     expect(arrivals.reduce((n, a) => n + a.bytes, 0)).toBeGreaterThan(8_000);
   });

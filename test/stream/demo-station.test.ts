@@ -63,7 +63,12 @@ describe('npm start with no upstream configured', () => {
   });
 
   it('plays the demo station through /api/stream?port=8076, unhurried by short server timeouts', async () => {
-    app = await startApp({ STREAM_UPSTREAM_HOST: '', REQUEST_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '1000', KEEP_ALIVE_TIMEOUT_MS: '1000' });
+    app = await startApp({
+      STREAM_UPSTREAM_HOST: '',
+      REQUEST_TIMEOUT_MS: '1000',
+      HEADERS_TIMEOUT_MS: '1000',
+      KEEP_ALIVE_TIMEOUT_MS: '1000',
+    });
     const stream = await openStream(`${app.url}/api/stream?port=8076`, { headers: { Connection: 'keep-alive' } });
     expect(stream.status).toBe(200);
     expect(stream.headers['content-type']).toBe('audio/mpeg');

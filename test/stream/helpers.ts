@@ -1,5 +1,12 @@
 /** Shared pieces of the stream tests: the app on a real socket, raw stream readers, fake upstreams. */
-import { createServer as createHttpServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  request,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppLocals } from '../../src/server/app.ts';
@@ -17,7 +24,10 @@ export interface ProxyApp {
 }
 
 /** The real Express app (createApp) listening on 127.0.0.1, with stream settings overridden. */
-export async function startProxyApp(stream: Partial<StreamConfig>, env: Record<string, string> = {}): Promise<ProxyApp> {
+export async function startProxyApp(
+  stream: Partial<StreamConfig>,
+  env: Record<string, string> = {},
+): Promise<ProxyApp> {
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', STREAM_UPSTREAM_HOST: '127.0.0.1', ...env });
   config.stream = { ...config.stream, ...stream };
   const app = createApp(config);
@@ -146,11 +156,19 @@ export function openStream(url: string, options: OpenOptions = {}): Promise<Open
 }
 
 /** GET returning status, headers and the whole (short) body. */
-export async function fetchAll(url: string, options: OpenOptions = {}): Promise<{ status: number; headers: IncomingHttpHeaders; text: string; ms: number }> {
+export async function fetchAll(
+  url: string,
+  options: OpenOptions = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders; text: string; ms: number }> {
   const started = performance.now();
   const res = await openStream(url, options);
   await res.ended;
-  return { status: res.status, headers: res.headers, text: res.body().toString('utf8'), ms: performance.now() - started };
+  return {
+    status: res.status,
+    headers: res.headers,
+    text: res.body().toString('utf8'),
+    ms: performance.now() - started,
+  };
 }
 
 export interface TcpProbe {
@@ -201,7 +219,9 @@ export interface FakeUpstream {
 }
 
 /** An HTTP upstream whose behaviour each test writes; it records what it was asked. */
-export async function startFakeUpstream(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<FakeUpstream> {
+export async function startFakeUpstream(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<FakeUpstream> {
   const requests: FakeUpstream['requests'] = [];
   const sockets = new Set<Socket>();
   const server = createHttpServer((req, res) => {

@@ -9,11 +9,16 @@ const source = (mount: string, extra: Record<string, unknown> = {}) => ({
   title: 'Morning Show',
   ...extra,
 });
-const status = (src: unknown) => JSON.stringify({ icestats: { server_id: 'Icecast 2.4.4', ...(src === undefined ? {} : { source: src }) } });
+const status = (src: unknown) =>
+  JSON.stringify({ icestats: { server_id: 'Icecast 2.4.4', ...(src === undefined ? {} : { source: src }) } });
 
 describe('parseIcecastStatus', () => {
   it('reads one source given as an object', () => {
-    expect(parseIcecastStatus(status(source('/stream')), '/stream')).toEqual({ live: true, title: 'Morning Show', listeners: 7 });
+    expect(parseIcecastStatus(status(source('/stream')), '/stream')).toEqual({
+      live: true,
+      title: 'Morning Show',
+      listeners: 7,
+    });
   });
 
   it('picks our mount out of an array of sources', () => {
@@ -23,7 +28,11 @@ describe('parseIcecastStatus', () => {
 
   it('says not live when the mount has no source', () => {
     expect(parseIcecastStatus(status(undefined), '/stream')).toEqual({ live: false, title: null, listeners: null });
-    expect(parseIcecastStatus(status([source('/other')]), '/stream')).toEqual({ live: false, title: null, listeners: null });
+    expect(parseIcecastStatus(status([source('/other')]), '/stream')).toEqual({
+      live: false,
+      title: null,
+      listeners: null,
+    });
   });
 
   it('falls back to unknown for invalid JSON or an unexpected shape', () => {
@@ -42,13 +51,19 @@ describe('parseIcecastStatus', () => {
 
   it('cleans titles and ignores bad listener counts', () => {
     const long = 'x'.repeat(500);
-    expect(parseIcecastStatus(status(source('/stream', { title: 'A\u0000B\n  C', listeners: -1 })), '/stream')).toEqual({
-      live: true,
-      title: 'A B C',
-      listeners: null,
-    });
-    expect(parseIcecastStatus(status(source('/stream', { title: long, listeners: '5' })), '/stream').title).toHaveLength(160);
-    expect(parseIcecastStatus(status(source('/stream', { title: 42, artist: 'Band' })), '/stream').title).toBe('Band - 42');
+    expect(parseIcecastStatus(status(source('/stream', { title: 'A\u0000B\n  C', listeners: -1 })), '/stream')).toEqual(
+      {
+        live: true,
+        title: 'A B C',
+        listeners: null,
+      },
+    );
+    expect(
+      parseIcecastStatus(status(source('/stream', { title: long, listeners: '5' })), '/stream').title,
+    ).toHaveLength(160);
+    expect(parseIcecastStatus(status(source('/stream', { title: 42, artist: 'Band' })), '/stream').title).toBe(
+      'Band - 42',
+    );
     expect(parseIcecastStatus(status(source('/stream', { title: { x: 1 } })), '/stream').title).toBeNull();
   });
 });
@@ -70,7 +85,9 @@ describe('GET /api/now-playing', () => {
     });
     const app = await startProxyApp({ upstreamPorts: { 8076: upstream.port }, statusCacheMs: 600 });
     apps.push(app);
-    const answers = await Promise.all(Array.from({ length: 5 }, () => fetchAll(`${app.url}/api/now-playing?port=8076`)));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => fetchAll(`${app.url}/api/now-playing?port=8076`)),
+    );
     for (const res of answers) {
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toMatch(/^application\/json/);

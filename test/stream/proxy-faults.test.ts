@@ -170,7 +170,9 @@ describe('upstream answers that are not audio', () => {
 
   it('never echoes the upstream error text', async () => {
     const upstream = await fake((_req, res) => {
-      res.writeHead(500, { 'Content-Type': 'text/html', Server: 'FakeCast' }).end('<h1>secret internal path /etc/icecast</h1>');
+      res
+        .writeHead(500, { 'Content-Type': 'text/html', Server: 'FakeCast' })
+        .end('<h1>secret internal path /etc/icecast</h1>');
     });
     const app = await appFor(upstream.port);
     const res = await fetchAll(`${app.url}${STREAM}`);
@@ -215,14 +217,21 @@ describe('what the upstream is asked', () => {
   it('opens no upstream socket for bad ports, HEAD, or a request with a body', async () => {
     const probe = await silent();
     const app = await appFor(probe.port);
-    for (const path of ['/api/stream', '/api/stream?port=8077', '/api/stream?port=08076', '/api/stream?port=8076&port=8076']) {
+    for (const path of [
+      '/api/stream',
+      '/api/stream?port=8077',
+      '/api/stream?port=08076',
+      '/api/stream?port=8076&port=8076',
+    ]) {
       expect((await fetchAll(`${app.url}${path}`)).status).toBe(400);
     }
     const head = await fetchAll(`${app.url}${STREAM}`, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.ms).toBeLessThan(1_000);
     expect(head.headers['x-accel-buffering']).toBe('no');
-    const withBody = await fetchAll(`${app.url}${STREAM}`, { headers: { 'Content-Length': '0', 'Transfer-Encoding': 'chunked' } });
+    const withBody = await fetchAll(`${app.url}${STREAM}`, {
+      headers: { 'Content-Length': '0', 'Transfer-Encoding': 'chunked' },
+    });
     expect(withBody.status).toBe(400);
     await sleep(200);
     expect(probe.connections).toBe(0);
@@ -274,7 +283,9 @@ describe('streaming', () => {
     frame.set([0xff, 0xfb, 0x90, 0x00]);
     let close: (() => void) | undefined;
     const upstream = await rawUpstream((socket) => {
-      socket.write('HTTP/1.0 200 OK\r\nServer: FakeCast 1.0\r\nConnection: Close, X-Hop\r\nContent-Type: audio/mpeg\r\nicy-name: Raw\r\n\r\n');
+      socket.write(
+        'HTTP/1.0 200 OK\r\nServer: FakeCast 1.0\r\nConnection: Close, X-Hop\r\nContent-Type: audio/mpeg\r\nicy-name: Raw\r\n\r\n',
+      );
       socket.write(Buffer.concat([Buffer.from([1, 2, 3]), frame, frame]));
       setTimeout(() => socket.write(Buffer.concat([frame, frame])), 50);
       close = () => socket.end();

@@ -84,12 +84,16 @@ describe('audio through the proxy', () => {
     expect(stream.headers['icy-pub']).toBe('0');
     expect(stream.headers.server).toBeUndefined();
     // Ours (the body ends with the connection, as Icecast's does), not Icecast's "Connection: Close".
-    const connection = stream.rawHeaders.filter((_, i) => i % 2 === 1 && stream.rawHeaders[i - 1]!.toLowerCase() === 'connection');
-    expect(connection).toEqual(['close'])
+    const connection = stream.rawHeaders.filter(
+      (_, i) => i % 2 === 1 && stream.rawHeaders[i - 1]!.toLowerCase() === 'connection',
+    );
+    expect(connection).toEqual(['close']);
     expect(stream.headers.expires).toBeUndefined();
     expect(stream.headers.pragma).toBeUndefined();
     expect(stream.headers['content-length']).toBeUndefined();
-    const acao = stream.rawHeaders.filter((_, i) => i % 2 === 0 && stream.rawHeaders[i]!.toLowerCase() === 'access-control-allow-origin');
+    const acao = stream.rawHeaders.filter(
+      (_, i) => i % 2 === 0 && stream.rawHeaders[i]!.toLowerCase() === 'access-control-allow-origin',
+    );
     expect(acao).toHaveLength(1);
     // Range and Icy-MetaData stay here: a plain 200 live stream, no metadata interleaved.
     expect(stream.headers['content-range']).toBeUndefined();
@@ -303,7 +307,11 @@ describe('Icecast refusing a listener', () => {
 
 describe('listener caps', () => {
   it('answers 503 with Retry-After beyond the per-client and per-process caps, without reaching Icecast', async () => {
-    const capped = await startProxyApp({ upstreamPorts: { 8076: ice.port }, maxListeners: 3, maxListenersPerClient: 2 });
+    const capped = await startProxyApp({
+      upstreamPorts: { 8076: ice.port },
+      maxListeners: 3,
+      maxListenersPerClient: 2,
+    });
     try {
       await ice.waitForListeners(0);
       const a = await listen(`${capped.url}${STREAM}`, { localAddress: '127.0.0.1' });

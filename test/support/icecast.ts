@@ -28,7 +28,9 @@ export function requireStreamTools(): void {
     }
   });
   if (missing.length > 0) {
-    throw new Error(`stream tests need Debian packages: ${missing.map(([, pkg]) => pkg).join(' ')} (apt-get install them)`);
+    throw new Error(
+      `stream tests need Debian packages: ${missing.map(([, pkg]) => pkg).join(' ')} (apt-get install them)`,
+    );
   }
 }
 
@@ -66,7 +68,12 @@ async function terminate(proc: Managed, graceMs = 5_000): Promise<void> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, logs?: string[]): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs: number,
+  logs?: string[],
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe().catch(() => undefined);
@@ -82,7 +89,24 @@ export function makeTestMp3(kbps = 128, seconds = 10): string {
   if (existsSync(file)) return file;
   const wav = `${file}.${process.pid}.wav`;
   const part = `${file}.${process.pid}.part`;
-  execFileSync('sox', ['-n', '-r', '44100', '-c', '2', '-b', '16', wav, 'synth', String(seconds), 'sine', '220-440', 'sine', '330', 'vol', '0.4']);
+  execFileSync('sox', [
+    '-n',
+    '-r',
+    '44100',
+    '-c',
+    '2',
+    '-b',
+    '16',
+    wav,
+    'synth',
+    String(seconds),
+    'sine',
+    '220-440',
+    'sine',
+    '330',
+    'vol',
+    '0.4',
+  ]);
   execFileSync('lame', ['--quiet', '--cbr', '-b', String(kbps), '--resample', '44.1', '-t', wav, part]);
   execFileSync('mv', [part, file]);
   rmSync(wav, { force: true });
@@ -128,7 +152,8 @@ export interface Icecast {
   stop(): Promise<void>;
 }
 
-const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const xmlEscape = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const headerXml = (headers: Record<string, string> = {}) =>
   Object.entries(headers)
     .map(([name, value]) => `<header name="${xmlEscape(name)}" value="${xmlEscape(value)}" />`)
@@ -213,7 +238,11 @@ async function startIcecastOnce(options: IcecastOptions): Promise<Icecast> {
     const res = await fetch(`${url}/status-json.xsl`, { signal: AbortSignal.timeout(2_000) });
     const body = (await res.json()) as { icestats?: { source?: unknown } };
     const raw = body.icestats?.source;
-    const list = (Array.isArray(raw) ? raw : raw ? [raw] : []) as { listenurl?: string; listeners?: number; title?: string }[];
+    const list = (Array.isArray(raw) ? raw : raw ? [raw] : []) as {
+      listenurl?: string;
+      listeners?: number;
+      title?: string;
+    }[];
     return list.map((s) => ({
       mount: s.listenurl ? new URL(s.listenurl).pathname : '',
       listeners: s.listeners ?? 0,
@@ -250,10 +279,18 @@ async function startIcecastOnce(options: IcecastOptions): Promise<Icecast> {
       return source.listeners;
     },
     async waitForMount(mount = '/stream', timeoutMs = 10_000) {
-      await waitFor(`mount ${mount}`, async () => ((await status()).some((s) => s.mount === mount) ? true : undefined), timeoutMs);
+      await waitFor(
+        `mount ${mount}`,
+        async () => ((await status()).some((s) => s.mount === mount) ? true : undefined),
+        timeoutMs,
+      );
     },
     async waitForMountGone(mount = '/stream', timeoutMs = 10_000) {
-      await waitFor(`mount ${mount} to go`, async () => ((await status()).some((s) => s.mount === mount) ? undefined : true), timeoutMs);
+      await waitFor(
+        `mount ${mount} to go`,
+        async () => ((await status()).some((s) => s.mount === mount) ? undefined : true),
+        timeoutMs,
+      );
     },
     async waitForListeners(count, mount = '/stream', timeoutMs = 5_000) {
       let last = -1;
@@ -309,10 +346,15 @@ export async function startEzstream(ice: Icecast, options: EzstreamOptions = {})
   chmodSync(configFile, 0o600);
   const proc = launch('ezstream', ['-c', configFile], ice.dir);
   try {
-    await waitFor(`ezstream on ${mount}`, async () => {
-      if (proc.child.exitCode !== null) throw new Error(`ezstream exited:\n${proc.logs.join('\n')}`);
-      return (await ice.sources()).some((s) => s.mount === mount) ? true : undefined;
-    }, 10_000, proc.logs);
+    await waitFor(
+      `ezstream on ${mount}`,
+      async () => {
+        if (proc.child.exitCode !== null) throw new Error(`ezstream exited:\n${proc.logs.join('\n')}`);
+        return (await ice.sources()).some((s) => s.mount === mount) ? true : undefined;
+      },
+      10_000,
+      proc.logs,
+    );
   } catch (error) {
     await terminate(proc);
     throw error;

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './app-process.ts';
 
-export const NGINX_BIN = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx'].find((p) => existsSync(p)) ?? null;
+export const NGINX_BIN =
+  ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx'].find((p) => existsSync(p)) ?? null;
 export const DEPLOY_CONFIG = new URL('../../deploy/nginx.conf', import.meta.url).pathname;
 
 export interface SiteOptions {
@@ -40,7 +41,9 @@ export function siteConfig(source: string, options: SiteOptions): string {
   let site = source.replace(block, `${open}${kept.join('\n')}${close}`);
 
   if (!/^\s*listen\s+80;\s*$/m.test(site)) throw new Error('deploy/nginx.conf: expected "listen 80;"');
-  site = site.replace(/^(\s*)listen\s+80;\s*$/m, `$1listen 127.0.0.1:${options.port};`).replace(/^\s*listen\s+\[::\]:80;\s*\n/m, '');
+  site = site
+    .replace(/^(\s*)listen\s+80;\s*$/m, `$1listen 127.0.0.1:${options.port};`)
+    .replace(/^\s*listen\s+\[::\]:80;\s*\n/m, '');
   if (options.serverExtra) {
     if (!/^server\s*\{\s*$/m.test(site)) throw new Error('deploy/nginx.conf: no server block');
     site = site.replace(/^server\s*\{\s*$/m, `server {\n${options.serverExtra}\n`);
@@ -112,7 +115,9 @@ export async function startNginx(options: StartNginxOptions): Promise<NginxProce
   const args = ['-p', dir, '-c', conf, '-e', join(dir, 'error.log')];
   const child =
     options.cpu !== undefined && existsSync('/usr/bin/taskset')
-      ? spawn('/usr/bin/taskset', ['-c', String(options.cpu), NGINX_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+      ? spawn('/usr/bin/taskset', ['-c', String(options.cpu), NGINX_BIN, ...args], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        })
       : spawn(NGINX_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   const collect = (chunk: Buffer) => output.push(...chunk.toString().split('\n').filter(Boolean));

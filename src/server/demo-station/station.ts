@@ -54,7 +54,13 @@ function loadLoop(): Loop {
   const offsets = [0];
   for (const frame of [...frames, ...frames]) offsets.push(offsets.at(-1)! + frame.length);
   const frameMs = (1152 / 44_100) * 1000;
-  return { bytes, offsets, count: frames.length, frameMs, bitrateKbps: Math.round((once.length * 8) / (frames.length * frameMs)) };
+  return {
+    bytes,
+    offsets,
+    count: frames.length,
+    frameMs,
+    bitrateKbps: Math.round((once.length * 8) / (frames.length * frameMs)),
+  };
 }
 
 export async function startDemoStation(options: DemoStationOptions): Promise<DemoStation> {

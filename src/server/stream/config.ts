@@ -43,7 +43,8 @@ function read(env: NodeJS.ProcessEnv, name: string): string | undefined {
 
 function port(name: string, text: string): number {
   const value = PORT.test(text) ? Number(text) : NaN;
-  if (!(value >= 1 && value <= 65_535)) throw new ConfigError(name, `must list TCP ports from 1 to 65535 (got "${text}")`);
+  if (!(value >= 1 && value <= 65_535))
+    throw new ConfigError(name, `must list TCP ports from 1 to 65535 (got "${text}")`);
   return value;
 }
 
@@ -64,13 +65,17 @@ function upstreamHost(env: NodeJS.ProcessEnv): string | null {
   const bare = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
   if (isIP(bare) !== 0) return bare;
   if (HOSTNAME.test(text)) return text.toLowerCase();
-  throw new ConfigError('STREAM_UPSTREAM_HOST', `must be a host name or IP address without scheme, port or path (got "${text}")`);
+  throw new ConfigError(
+    'STREAM_UPSTREAM_HOST',
+    `must be a host name or IP address without scheme, port or path (got "${text}")`,
+  );
 }
 
 function allowedPorts(env: NodeJS.ProcessEnv): number[] {
   const text = read(env, 'STREAM_ALLOWED_PORTS') ?? '8076';
   const ports = text.split(',').map((p) => port('STREAM_ALLOWED_PORTS', p.trim()));
-  if (new Set(ports).size !== ports.length) throw new ConfigError('STREAM_ALLOWED_PORTS', `lists a port twice (got "${text}")`);
+  if (new Set(ports).size !== ports.length)
+    throw new ConfigError('STREAM_ALLOWED_PORTS', `lists a port twice (got "${text}")`);
   return ports;
 }
 
@@ -82,10 +87,14 @@ function upstreamPorts(env: NodeJS.ProcessEnv, allowed: number[]): Record<number
   for (const pair of text.split(',')) {
     const [from, to, extra] = pair.split(':').map((s) => s.trim());
     if (from === undefined || to === undefined || extra !== undefined) {
-      throw new ConfigError('STREAM_PORT_MAP', `must be "visitorPort:upstreamPort" pairs separated by commas (got "${text}")`);
+      throw new ConfigError(
+        'STREAM_PORT_MAP',
+        `must be "visitorPort:upstreamPort" pairs separated by commas (got "${text}")`,
+      );
     }
     const visitor = port('STREAM_PORT_MAP', from);
-    if (!allowed.includes(visitor)) throw new ConfigError('STREAM_PORT_MAP', `maps port ${visitor}, which STREAM_ALLOWED_PORTS does not list`);
+    if (!allowed.includes(visitor))
+      throw new ConfigError('STREAM_PORT_MAP', `maps port ${visitor}, which STREAM_ALLOWED_PORTS does not list`);
     map[visitor] = port('STREAM_PORT_MAP', to);
   }
   return map;
@@ -94,7 +103,10 @@ function upstreamPorts(env: NodeJS.ProcessEnv, allowed: number[]): Record<number
 export function parseStreamConfig(env: NodeJS.ProcessEnv): StreamConfig {
   const mount = read(env, 'STREAM_MOUNT') ?? '/stream';
   if (!MOUNT.test(mount) || mount.includes('..') || mount.includes('//')) {
-    throw new ConfigError('STREAM_MOUNT', `must be an absolute path such as /stream, without query or ".." (got "${mount}")`);
+    throw new ConfigError(
+      'STREAM_MOUNT',
+      `must be an absolute path such as /stream, without query or ".." (got "${mount}")`,
+    );
   }
   const ports = allowedPorts(env);
   return {

@@ -28,7 +28,10 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 function cleanText(value: unknown): string | null {
   if (typeof value !== 'string' && typeof value !== 'number') return null;
-  const text = String(value).replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/\s+/g, ' ').trim();
+  const text = String(value)
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (!text) return null;
   return text.length > MAX_TITLE_LENGTH ? `${text.slice(0, MAX_TITLE_LENGTH - 1)}…` : text;
 }
@@ -59,7 +62,10 @@ export function parseIcecastStatus(body: string, mount: string): NowPlaying {
   if (!source) return { live: false, title: null, listeners: null };
   const title = cleanText(source.title);
   const artist = cleanText(source.artist);
-  const listeners = typeof source.listeners === 'number' && Number.isSafeInteger(source.listeners) && source.listeners >= 0 ? source.listeners : null;
+  const listeners =
+    typeof source.listeners === 'number' && Number.isSafeInteger(source.listeners) && source.listeners >= 0
+      ? source.listeners
+      : null;
   return { live: true, title: artist && title ? cleanText(`${artist} - ${title}`) : title, listeners };
 }
 

@@ -189,7 +189,8 @@ export function createStreamProxy(config: StreamConfig, logger: Logger): StreamP
       });
       const mpeg = MPEG_TYPES.has(type.split(';')[0]!.trim().toLowerCase());
       // Icecast's answer is close-delimited: relay its bytes ourselves, the same way to the listener.
-      const closeDelimited = proxyRes.headers['transfer-encoding'] === undefined && proxyRes.headers['content-length'] === undefined;
+      const closeDelimited =
+        proxyRes.headers['transfer-encoding'] === undefined && proxyRes.headers['content-length'] === undefined;
       if (closeDelimited && res.socket) {
         res.useChunkedEncodingByDefault = false;
         res.setHeader('Connection', 'close');

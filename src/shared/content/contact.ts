@@ -28,12 +28,24 @@ export const contactSections: ContactSection[] = [
     text: 'Reach our newsroom.',
     topics: [
       { title: 'News Tips', text: 'Know something we should look into? Tell us in confidence.', subject: 'News tip' },
-      { title: 'Corrections', text: 'Spotted an error? Tell us the story and what needs fixing.', subject: 'Correction' },
-      { title: 'Opinion Submissions', text: 'Op-eds up to 750 words and letters to the editor.', subject: 'Opinion submission' },
+      {
+        title: 'Corrections',
+        text: 'Spotted an error? Tell us the story and what needs fixing.',
+        subject: 'Correction',
+      },
+      {
+        title: 'Opinion Submissions',
+        text: 'Op-eds up to 750 words and letters to the editor.',
+        subject: 'Opinion submission',
+      },
     ],
   },
   { key: 'advertising', title: 'Advertising', text: 'Reach Chicago readers in print, online and on air.' },
-  { key: 'subscriptions', title: 'Subscriptions', text: 'Start, pause or change a subscription, or ask about billing.' },
+  {
+    key: 'subscriptions',
+    title: 'Subscriptions',
+    text: 'Start, pause or change a subscription, or ask about billing.',
+  },
 ];
 
 /** The embedded form opens on this category (spec §2: local news and community). */

@@ -26,14 +26,16 @@ const V = 'Events Desk';
 const section = (id: string, title: string, rows: Row[]): HomeSection => ({
   id,
   title,
-  articles: rows.map(([t, excerpt, author, date, image]): Article => ({
-    title: t,
-    excerpt,
-    author,
-    date,
-    category: title,
-    imageUrl: image ?? null,
-  })),
+  articles: rows.map(
+    ([t, excerpt, author, date, image]): Article => ({
+      title: t,
+      excerpt,
+      author,
+      date,
+      category: title,
+      imageUrl: image ?? null,
+    }),
+  ),
 });
 
 /** The header's nine anchors (sections-nav.ts) are the ids of the matching blocks. */

@@ -56,7 +56,13 @@ describe('home content', () => {
 
 describe('about, contact and careers content', () => {
   it('about lists the five values', () => {
-    expect(aboutValues.map((v) => v.title)).toEqual(['Integrity', 'Independence', 'Inclusivity', 'Innovation', 'Impact']);
+    expect(aboutValues.map((v) => v.title)).toEqual([
+      'Integrity',
+      'Independence',
+      'Inclusivity',
+      'Innovation',
+      'Impact',
+    ]);
   });
 
   it('contact has general, editorial (tips, corrections, opinion), advertising and subscriptions', () => {

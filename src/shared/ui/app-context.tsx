@@ -22,10 +22,7 @@ export function AppProvider({ site, today, children }: { site: SiteConfig; today
     const now = new Date();
     setDate(chicagoDateWithoutIntl(now) ?? formatChicagoDate(now));
   }, []);
-  const value = useMemo(
-    () => ({ site, today: date, dark, toggleDark: () => setDark((d) => !d) }),
-    [site, date, dark],
-  );
+  const value = useMemo(() => ({ site, today: date, dark, toggleDark: () => setDark((d) => !d) }), [site, date, dark]);
   return <AppContext value={value}>{children}</AppContext>;
 }
 

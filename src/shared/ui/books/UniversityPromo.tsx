@@ -9,8 +9,8 @@ export function UniversityPromo() {
     <section className="university-promo" aria-labelledby="university-promo-title">
       <h2 id="university-promo-title">Transform Your Life with Ancient Wisdom</h2>
       <p>
-        Study meditation, mindful leadership and the timeless teachings behind these books at our partner
-        spiritual university, online or on campus.
+        Study meditation, mindful leadership and the timeless teachings behind these books at our partner spiritual
+        university, online or on campus.
       </p>
       <div className="university-promo__actions">
         <a className="button button--primary" href={universityUrl} {...newTab}>

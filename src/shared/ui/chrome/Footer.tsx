@@ -38,9 +38,7 @@ export function Footer() {
         </section>
       </div>
       <div className="site-footer__bottom container">
-        <p>
-          © 2025 {site.masthead}. All rights reserved.
-        </p>
+        <p>© 2025 {site.masthead}. All rights reserved.</p>
         <ul className="site-footer__sisters" aria-label={`${site.networkName} sites`}>
           {site.sisterSites.map((s) => (
             <li key={s.url}>

@@ -31,5 +31,10 @@ export function organizationJsonLd(site: SiteConfig): Record<string, unknown> {
  * same on the server and the client.
  */
 export function OrganizationJsonLd({ site }: { site: SiteConfig }) {
-  return <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: serializeForScript(organizationJsonLd(site)) }} />;
+  return (
+    <script
+      type="application/ld+json"
+      dangerouslySetInnerHTML={{ __html: serializeForScript(organizationJsonLd(site)) }}
+    />
+  );
 }

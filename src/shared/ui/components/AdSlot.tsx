@@ -8,7 +8,10 @@ export function AdSlot({ ad, className = '' }: { ad: AdSpec; className?: string 
   const { sponsors } = useSite();
   const sponsor = ad.type === 'generic' ? null : sponsors[ad.type];
   return (
-    <div className={`ad-slot ad-slot--${ad.type} ad-slot--h${ad.height}${className && ` ${className}`}`} data-ad-type={ad.type}>
+    <div
+      className={`ad-slot ad-slot--${ad.type} ad-slot--h${ad.height}${className && ` ${className}`}`}
+      data-ad-type={ad.type}
+    >
       <p className="ad-slot__label">{adLabels[ad.type]}</p>
       {sponsor ? (
         <a className="ad-slot__link" href={sponsor.url} target="_blank" rel="noopener noreferrer sponsored">

@@ -43,11 +43,17 @@ export function DonationDialog({ onClosed }: { onClosed(): void }) {
         Keep Chicago’s news independent
       </h2>
       <p id={textId}>
-        Our reporting is free to read and answers only to readers. If you value independent journalism, please
-        consider a donation of any size.
+        Our reporting is free to read and answers only to readers. If you value independent journalism, please consider
+        a donation of any size.
       </p>
       <div className="donation-popup__actions">
-        <a className="button button--primary" href={donationUrl} target="_blank" rel="noopener noreferrer" onClick={close}>
+        <a
+          className="button button--primary"
+          href={donationUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          onClick={close}
+        >
           Donate<span className="visually-hidden"> (opens in a new tab)</span>
         </a>
         <button type="button" className="button button--ghost" onClick={close}>

@@ -49,7 +49,9 @@ export function ContactPage() {
                   <h3>{t.title}</h3>
                   <p>
                     {t.text}{' '}
-                    <a href={`mailto:${channel.email}?subject=${encodeURIComponent(t.subject)}`}>Email {t.title.toLowerCase()}</a>
+                    <a href={`mailto:${channel.email}?subject=${encodeURIComponent(t.subject)}`}>
+                      Email {t.title.toLowerCase()}
+                    </a>
                   </p>
                 </div>
               ))}
