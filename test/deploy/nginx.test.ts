@@ -25,7 +25,7 @@ const STREAM = '/api/stream?port=8076';
 const shipped = readFileSync(DEPLOY_CONFIG, 'utf8');
 const config = shipped.replace(/#.*$/gm, '');
 const serverName = /server_name\s+(\S+);/.exec(config)?.[1] ?? '';
-const HSTS = /add_header Strict-Transport-Security "([^"]+)" always;/.exec(config)?.[1] ?? '(none)';
+const HSTS = /add_header Strict-Transport-Security "([^"]+)"/.exec(config)?.[1] ?? '(none)';
 
 interface Reply {
   status: number;
