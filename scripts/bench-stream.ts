@@ -19,14 +19,14 @@
  * Needs: icecast2, ezstream, lame, sox, nginx (Debian packages); a build (made if missing).
  * Everything listens on 127.0.0.1 on free ports and is stopped by PID.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { freePort, startApp, type AppProcess } from '../test/support/app-process.ts';
+import { startApp, type AppProcess } from '../test/support/app-process.ts';
 import { makeTestMp3, startEzstream, startIcecast, type Icecast } from '../test/support/icecast.ts';
+import { startNginxSite } from '../test/support/nginx.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const CLK_TCK = 100;
@@ -184,61 +184,26 @@ async function startProxy(ice: Icecast, nodeOptions = ''): Promise<Target> {
 }
 
 async function startNginx(ice: Icecast): Promise<Target> {
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'bench-nginx-'));
-  mkdirSync(join(dir, 'logs'));
-  const conf = join(dir, 'nginx.conf');
-  writeFileSync(
-    conf,
-    `worker_processes 1;
-daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/logs/error.log warn;
-events { worker_connections 8192; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi; uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
-  server {
-    listen 127.0.0.1:${port};
-    location = /api/stream {
-      proxy_pass http://127.0.0.1:${ice.port}/stream;
-      proxy_buffering off;
-      proxy_http_version 1.1;
-      proxy_read_timeout 15s;
-    }
-  }
-}
-`,
-  );
-  const child: ChildProcess = spawn('nginx', ['-p', dir, '-c', conf, '-e', join(dir, 'logs/error.log')], {
-    stdio: 'ignore',
+  const nginx = await startNginxSite({
+    workerConnections: 8192,
+    accessLog: false,
+    site: (port) => `
+    server {
+      listen 127.0.0.1:${port};
+      location = /api/stream {
+        proxy_pass http://127.0.0.1:${ice.port}/stream;
+        proxy_buffering off;
+        proxy_http_version 1.1;
+        proxy_read_timeout 15s;
+      }
+    }`,
   });
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  for (let i = 0; i < 100; i++) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = connect({ host: '127.0.0.1', port }, () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.on('error', () => resolve(false));
-    });
-    if (ok) break;
-    if (child.exitCode !== null) throw new Error(`nginx exited: ${readFileSync(join(dir, 'logs/error.log'), 'utf8')}`);
-    await sleep(50);
-  }
   return {
     name: 'nginx',
-    port,
+    port: nginx.port,
     path: '/api/stream?port=8076',
-    pids: () => childPids(child.pid!),
-    async stop() {
-      child.kill('SIGQUIT');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
-      rmSync(dir, { recursive: true, force: true });
-    },
+    pids: () => childPids(nginx.child.pid!),
+    stop: () => nginx.stop(),
   };
 }
 

@@ -1,10 +1,13 @@
 /**
- * Real nginx (Debian package) on loopback, for the deployment tests and the benchmark. The site
- * configuration is deploy/nginx.conf itself, with only its ports swapped, wrapped in a main
- * configuration that keeps every file nginx writes (pid, logs, temp files) in a temporary folder.
+ * Real nginx (Debian package) on loopback: the one starter for the deployment tests and the
+ * benchmarks. `startNginx` runs deploy/nginx.conf itself, with only its ports, certificate and
+ * ACME webroot swapped (a self-signed certificate is made per start); `startNginxSite` runs a
+ * site of the caller's own (the stream benchmark's bare proxy_pass). Either way the site is
+ * wrapped in a main configuration that keeps every file nginx writes (pid, logs, temp files) in
+ * a temporary folder, and nginx is stopped by its PID.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,17 +18,29 @@ export const NGINX_BIN =
 export const DEPLOY_CONFIG = new URL('../../deploy/nginx.conf', import.meta.url).pathname;
 
 export interface SiteOptions {
-  /** Port nginx listens on (127.0.0.1 only). */
+  /** Port of the plain-HTTP server (`listen 80`), 127.0.0.1 only. */
   port: number;
+  /** Port of the HTTPS server (`listen 443`), 127.0.0.1 only. */
+  tlsPort: number;
   /** App process ports for the upstream block. */
   upstreams: number[];
-  /** Directives added at the top of the server block (the benchmark's static locations). */
+  certFile: string;
+  keyFile: string;
+  /** Folder for the ACME challenge location's `root`. */
+  acmeRoot: string;
+  /** Directives added at the top of the plain-HTTP server block (the benchmark's static locations). */
   serverExtra?: string;
 }
 
+/** Replaces what `pattern` matches, and throws if it matches nothing (so no test runs some other config). */
+function swap(source: string, pattern: RegExp, replacement: string, what: string): string {
+  if (!pattern.test(source)) throw new Error(`deploy/nginx.conf: expected ${what}`);
+  return source.replace(pattern, replacement);
+}
+
 /**
- * deploy/nginx.conf with the upstream servers and the listen address replaced. Throws if the
- * file no longer has what it replaces, so the test cannot silently run some other config.
+ * deploy/nginx.conf with the upstream servers, the listen addresses, the certificate and the ACME
+ * webroot replaced. Everything else is the file as shipped.
  */
 export function siteConfig(source: string, options: SiteOptions): string {
   const upstream = /(upstream\s+\w+\s*\{)([\s\S]*?)(\n\})/.exec(source);
@@ -40,31 +55,50 @@ export function siteConfig(source: string, options: SiteOptions): string {
   kept.splice(first, 0, ...options.upstreams.map((p) => `    server 127.0.0.1:${p}${params};`));
   let site = source.replace(block, `${open}${kept.join('\n')}${close}`);
 
-  if (!/^\s*listen\s+80;\s*$/m.test(site)) throw new Error('deploy/nginx.conf: expected "listen 80;"');
-  site = site
-    .replace(/^(\s*)listen\s+80;\s*$/m, `$1listen 127.0.0.1:${options.port};`)
-    .replace(/^\s*listen\s+\[::\]:80;\s*\n/m, '');
+  site = swap(site, /^(\s*)listen\s+80;\s*$/m, `$1listen 127.0.0.1:${options.port};`, '"listen 80;"');
+  site = swap(site, /^\s*listen\s+\[::\]:80;\s*\n/m, '', '"listen [::]:80;"');
+  site = swap(site, /^(\s*)listen\s+443\b([^;]*);/m, `$1listen 127.0.0.1:${options.tlsPort}$2;`, '"listen 443 ..."');
+  site = swap(site, /^\s*listen\s+\[::\]:443\b[^;]*;\s*\n/m, '', '"listen [::]:443 ..."');
+  site = swap(site, /^(\s*)ssl_certificate\s+\S+;/m, `$1ssl_certificate ${options.certFile};`, 'ssl_certificate');
+  site = swap(
+    site,
+    /^(\s*)ssl_certificate_key\s+\S+;/m,
+    `$1ssl_certificate_key ${options.keyFile};`,
+    'ssl_certificate_key',
+  );
+  site = swap(
+    site,
+    /(location \^~ \/\.well-known\/acme-challenge\/ \{[^}]*?\n\s*root )\S+;/,
+    `$1${options.acmeRoot};`,
+    'a root in the ACME challenge location',
+  );
   if (options.serverExtra) {
-    if (!/^server\s*\{\s*$/m.test(site)) throw new Error('deploy/nginx.conf: no server block');
-    site = site.replace(/^server\s*\{\s*$/m, `server {\n${options.serverExtra}\n`);
+    site = swap(site, /^server\s*\{\s*$/m, `server {\n${options.serverExtra}\n`, 'a server block');
   }
   return site;
 }
 
+export interface MainOptions {
+  workers?: number;
+  workerConnections?: number;
+  /** Write an access log (access.log in the folder); off for the stream benchmark's figures. */
+  accessLog?: boolean;
+}
+
 /** The main configuration around the site: foreground, files in `dir`, one worker unless told. */
-export function mainConfig(dir: string, site: string, workers = 1): string {
+export function mainConfig(dir: string, site: string, options: MainOptions = {}): string {
   return `daemon off;
 master_process on;
-worker_processes ${workers};
+worker_processes ${options.workers ?? 1};
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
-events { worker_connections 4096; }
+events { worker_connections ${options.workerConnections ?? 4096}; }
 http {
     include /etc/nginx/mime.types;
     default_type application/octet-stream;
     sendfile on;
     tcp_nopush on;
-    access_log ${dir}/access.log combined;
+    access_log ${options.accessLog === false ? 'off' : `${dir}/access.log combined`};
     client_body_temp_path ${dir}/client_body;
     proxy_temp_path ${dir}/proxy;
     fastcgi_temp_path ${dir}/fastcgi;
@@ -75,7 +109,48 @@ ${site}
 `;
 }
 
+export interface SelfSigned {
+  certFile: string;
+  keyFile: string;
+  /** The certificate (PEM): clients pass it as their `ca` to verify nginx. */
+  cert: string;
+}
+
+/**
+ * A self-signed ECDSA P-256 certificate for localhost, 127.0.0.1 and news.example.com, valid two
+ * days, made with the openssl command line (Debian package "openssl").
+ */
+export function selfSignedCertificate(dir: string): SelfSigned {
+  const certFile = join(dir, 'cert.pem');
+  const keyFile = join(dir, 'key.pem');
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1,DNS:news.example.com',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  return { certFile, keyFile, cert: readFileSync(certFile, 'utf8') };
+}
+
 export interface NginxProcess {
+  /** http://127.0.0.1:port: the plain-HTTP server (deploy site), or the caller's site. */
   url: string;
   port: number;
   /** Temporary folder with nginx.conf, logs and temp files (removed by stop()). */
@@ -88,37 +163,82 @@ export interface NginxProcess {
   stop(): Promise<void>;
 }
 
-export interface StartNginxOptions {
-  upstreams: number[];
-  serverExtra?: string;
-  workers?: number;
+export interface DeployNginx extends NginxProcess {
+  /** https://127.0.0.1:tlsPort: the HTTPS server, where the site is. */
+  httpsUrl: string;
+  tlsPort: number;
+  certificate: SelfSigned;
+  /** The ACME challenge webroot: files put under .well-known/acme-challenge/ here are served on port 80. */
+  acmeRoot: string;
+}
+
+export interface LaunchOptions extends MainOptions {
   /** Pin nginx to this CPU with taskset (benchmark). */
   cpu?: number;
   /** Keep the temporary folder after stop() (debugging). */
   keep?: boolean;
 }
 
-export async function startNginx(options: StartNginxOptions): Promise<NginxProcess> {
+export interface StartNginxOptions extends LaunchOptions {
+  upstreams: number[];
+  serverExtra?: string;
+  /** Edits deploy/nginx.conf before the ports are swapped (a test that breaks the config on purpose). */
+  edit?: (source: string) => string;
+}
+
+/** deploy/nginx.conf in front of the given app ports, on free ports, with a fresh self-signed certificate. */
+export async function startNginx(options: StartNginxOptions): Promise<DeployNginx> {
+  const dir = makeDir();
+  const acmeRoot = join(dir, 'acme');
+  mkdirSync(acmeRoot, { mode: 0o755 });
+  const certificate = selfSignedCertificate(dir);
+  const port = await freePort();
+  let tlsPort = await freePort();
+  while (tlsPort === port) tlsPort = await freePort();
+  const source = readFileSync(DEPLOY_CONFIG, 'utf8');
+  const site = siteConfig(options.edit ? options.edit(source) : source, {
+    port,
+    tlsPort,
+    upstreams: options.upstreams,
+    certFile: certificate.certFile,
+    keyFile: certificate.keyFile,
+    acmeRoot,
+    ...(options.serverExtra !== undefined && { serverExtra: options.serverExtra }),
+  });
+  const nginx = await launch(dir, site, [port, tlsPort], options);
+  return { ...nginx, httpsUrl: `https://127.0.0.1:${tlsPort}`, tlsPort, certificate, acmeRoot };
+}
+
+export interface StartNginxSiteOptions extends LaunchOptions {
+  /** The http {} content: one or more server blocks; `port` is the free port to listen on (127.0.0.1). */
+  site: (port: number) => string;
+}
+
+/** nginx with a site of the caller's own instead of deploy/nginx.conf. */
+export async function startNginxSite(options: StartNginxSiteOptions): Promise<NginxProcess> {
+  const port = await freePort();
+  return launch(makeDir(), options.site(port), [port], options);
+}
+
+function makeDir(): string {
   if (!NGINX_BIN) throw new Error('nginx is not installed (Debian package "nginx")');
   const dir = mkdtempSync(join(tmpdir(), 'news-nginx-'));
   // Workers drop root for "nobody" and must reach their temp folders (and any served files).
   chmodSync(dir, 0o755);
-  const port = await freePort();
-  const site = siteConfig(readFileSync(DEPLOY_CONFIG, 'utf8'), {
-    port,
-    upstreams: options.upstreams,
-    ...(options.serverExtra !== undefined && { serverExtra: options.serverExtra }),
-  });
-  const conf = join(dir, 'nginx.conf');
-  writeFileSync(conf, mainConfig(dir, site, options.workers ?? 1));
+  return dir;
+}
 
+/** Writes the configuration, starts nginx in the foreground and waits until every port accepts. */
+async function launch(dir: string, site: string, ports: number[], options: LaunchOptions): Promise<NginxProcess> {
+  const conf = join(dir, 'nginx.conf');
+  writeFileSync(conf, mainConfig(dir, site, options));
   const args = ['-p', dir, '-c', conf, '-e', join(dir, 'error.log')];
   const child =
     options.cpu !== undefined && existsSync('/usr/bin/taskset')
-      ? spawn('/usr/bin/taskset', ['-c', String(options.cpu), NGINX_BIN, ...args], {
+      ? spawn('/usr/bin/taskset', ['-c', String(options.cpu), NGINX_BIN!, ...args], {
           stdio: ['ignore', 'pipe', 'pipe'],
         })
-      : spawn(NGINX_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      : spawn(NGINX_BIN!, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   const collect = (chunk: Buffer) => output.push(...chunk.toString().split('\n').filter(Boolean));
   child.stdout?.on('data', collect);
@@ -136,15 +256,19 @@ export async function startNginx(options: StartNginxOptions): Promise<NginxProce
     if (!options.keep) rmSync(dir, { recursive: true, force: true });
   };
 
+  // Generous: nginx starts in milliseconds; this only keeps a broken start from hanging.
   const deadline = Date.now() + 10_000;
-  while (!(await listening(port))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      const why = `${output.join('\n')}\n${read('error.log')}`;
-      await stop();
-      throw new Error(`nginx did not start:\n${why}`);
+  for (const port of ports) {
+    while (!(await listening(port))) {
+      if (child.exitCode !== null || Date.now() > deadline) {
+        const why = `${output.join('\n')}\n${read('error.log')}`;
+        await stop();
+        throw new Error(`nginx did not start:\n${why}`);
+      }
+      await new Promise((r) => setTimeout(r, 50));
     }
-    await new Promise((r) => setTimeout(r, 50));
   }
+  const port = ports[0]!;
   return {
     url: `http://127.0.0.1:${port}`,
     port,
