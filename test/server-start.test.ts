@@ -1,0 +1,16 @@
+/** The built server (dist/server/main.js) checks its configuration before it listens. */
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+describe('the server process', () => {
+  it('refuses to start with a bad variable and says which and why', () => {
+    const run = spawnSync(process.execPath, ['dist/server/main.js'], {
+      env: { PATH: process.env.PATH, PORT: 'eighty' },
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('PORT');
+    expect(run.stderr).toContain('must be a whole number');
+  });
+});
