@@ -211,7 +211,8 @@ export interface FuzzOutcome {
 export function send(agent: Agent, port: number, target: string): Promise<FuzzOutcome> {
   return new Promise((resolve) => {
     const req = request(
-      { host: '127.0.0.1', port, path: target, agent, headers: { 'Accept-Encoding': 'identity' }, timeout: 10_000 },
+      // The timeout only stops a hung request: answers take milliseconds even on a busy machine.
+      { host: '127.0.0.1', port, path: target, agent, headers: { 'Accept-Encoding': 'identity' }, timeout: 60_000 },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

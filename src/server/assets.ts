@@ -7,10 +7,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import type { Request, RequestHandler } from 'express';
-import type { Manifest } from '../../scripts/bundle.ts';
 import type { PageAssets } from '../shared/boot.ts';
-
-export type { Manifest };
+import type { Manifest } from './manifest.ts';
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -84,12 +82,6 @@ function walk(dir: string): string[] {
     const full = join(dir, name);
     return statSync(full).isDirectory() ? walk(full) : [full];
   });
-}
-
-export function loadManifest(distDir: string): Manifest {
-  const file = join(distDir, 'manifest.json');
-  if (!existsSync(file)) throw new Error(`build output missing: ${file} (run "npm run build")`);
-  return JSON.parse(readFileSync(file, 'utf8')) as Manifest;
 }
 
 /** Asset links for a page module; a page the build does not know about is a build bug, so fail loudly. */

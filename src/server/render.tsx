@@ -17,7 +17,8 @@ import { pageById, type PageEntry } from '../shared/pages.ts';
 import { AppRoutes, matchPage, preloadPage } from '../shared/routes.tsx';
 import type { SiteConfig } from '../shared/site.ts';
 import { Document } from '../shared/ui/Document.tsx';
-import { negotiateEncoding, pageAssets, type Manifest } from './assets.ts';
+import { negotiateEncoding, pageAssets } from './assets.ts';
+import type { Manifest } from './manifest.ts';
 import type { Logger } from './logger.ts';
 import { compressPage, PageCache, type CachedPage } from './page-cache.ts';
 
