@@ -2,7 +2,7 @@
  * Lighthouse on the built site: Debian's Chromium, Lighthouse's default
  * (mobile, simulated throttling) settings, several runs per page, the median of
  * each figure. The gate (test/lighthouse/lighthouse.test.ts) asserts only the
- * deterministic parts (accessibility, SEO, layout shift); the timing figures are
+ * deterministic parts (accessibility, best practices, SEO, layout shift); the timing figures are
  * printed by `node scripts/lighthouse.ts [runs]` and the client benchmark.
  *
  * Third-party hosts cannot be reached here, and a page must not wait on them:
@@ -21,7 +21,7 @@ export { CHROMIUM_PATH };
 /** The issue's targets; `tbt` and `cls` are upper bounds (CLS must be exactly 0). */
 export const LIGHTHOUSE_TARGETS = { performance: 95, accessibility: 100, seo: 100, cls: 0, tbtMs: 100 } as const;
 
-const CATEGORIES = ['performance', 'accessibility', 'seo'] as const;
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 type Category = (typeof CATEGORIES)[number];
 
 const CHROMIUM_FLAGS = [
@@ -94,6 +94,7 @@ export interface RunFigures {
   /** Category scores, 0–100. */
   performance: number;
   accessibility: number;
+  bestPractices: number;
   seo: number;
   cls: number;
   tbtMs: number;
@@ -142,6 +143,9 @@ type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
 function describeItem(item: Record<string, unknown>): string | undefined {
   const node = item.node as { selector?: string; snippet?: string; nodeLabel?: string } | undefined;
   if (node?.selector || node?.snippet) return `${node.selector ?? ''} ${node.snippet ?? ''}`.trim().slice(0, 200);
+  // Console errors: where the error comes from, then what it says.
+  const location = item.sourceLocation as { url?: string } | undefined;
+  if (location?.url) return `${location.url} ${String(item.description ?? '')}`.trim().slice(0, 200);
   for (const key of ['url', 'source', 'href', 'text', 'description']) {
     const value = item[key];
     if (typeof value === 'string' && value) return value.slice(0, 200);
@@ -182,6 +186,7 @@ function figuresOf(lhr: Lhr): RunFigures {
   return {
     performance: score('performance'),
     accessibility: score('accessibility'),
+    bestPractices: score('best-practices'),
     seo: score('seo'),
     cls: metric('cumulative-layout-shift'),
     tbtMs: metric('total-blocking-time'),
@@ -288,11 +293,12 @@ export function missedTargets(m: RunFigures): string[] {
 }
 
 export function formatTable(results: PageResult[]): string {
-  const header = ['page', 'perf', 'a11y', 'seo', 'CLS', 'TBT ms', 'FCP ms', 'LCP ms', 'SI ms', 'perf runs'];
+  const header = ['page', 'perf', 'a11y', 'bp', 'seo', 'CLS', 'TBT ms', 'FCP ms', 'LCP ms', 'SI ms', 'perf runs'];
   const rows = results.map((r) => [
     r.path,
     String(r.median.performance),
     String(r.median.accessibility),
+    String(r.median.bestPractices),
     String(r.median.seo),
     r.median.cls.toFixed(3),
     String(Math.round(r.median.tbtMs)),
