@@ -5,7 +5,7 @@
  * copies the server sends as they are. The server is bundled too, with
  * node_modules left as imports.
  */
-import * as esbuild from 'esbuild';
+import type * as esbuild from 'esbuild';
 import { minify } from 'terser';
 import {
   cpSync,
@@ -98,7 +98,7 @@ export function serverOptions(production: boolean): esbuild.BuildOptions {
   };
 }
 
-const publicPath = (file: string) => '/' + relative(CLIENT_OUT, join(ROOT, file)).split('\\').join('/');
+const publicPath = (file: string) => `/${relative(CLIENT_OUT, join(ROOT, file)).split('\\').join('/')}`;
 
 /** Reads esbuild's metafile into the manifest: the entry, its CSS, and each page's own chunks. */
 export function manifestFrom(metafile: esbuild.Metafile): Manifest {

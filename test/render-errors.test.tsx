@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { testApp } from './support/test-app.ts';
 import { BROWSER_UA, HANG_LIMIT_MS } from './support/http.ts';
 
-
 function Broken(): never {
   throw new Error('component exploded');
 }

@@ -3,7 +3,7 @@
  * malformed, encoded slashes and dots), traversal attempts, very long paths and query strings,
  * and bytes a request line may not carry. Each target knows the answer it must get.
  */
-import { Agent, request } from 'node:http';
+import { type Agent, request } from 'node:http';
 
 export type Category =
   | 'unknown'
@@ -152,7 +152,7 @@ export function fuzzCases(
     return reserved.has(d) || reserved.has(bare) || d === '' || d === '.' || d === '..' || bare === '' ? `z${s}` : s;
   };
   const unknownPath = (segments: number, max: number): string =>
-    '/' + [unknownFirst(max), ...Array.from({ length: int(segments) }, () => segment(max))].join('/');
+    `/${[unknownFirst(max), ...Array.from({ length: int(segments) }, () => segment(max))].join('/')}`;
   const query = (max: number): string => {
     const pairs = Array.from({ length: 1 + int(4) }, () => `${segment(8)}${random() < 0.8 ? `=${segment(max)}` : ''}`);
     return pairs.join(random() < 0.9 ? '&' : '&&').replace(/#/g, '%23');

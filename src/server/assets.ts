@@ -95,7 +95,7 @@ export function staticFiles(clientDir: string): RequestHandler {
   const files = new Map<string, StaticFile>();
   for (const full of walk(clientDir)) {
     if (full.endsWith('.br') || full.endsWith('.gz') || full.endsWith('.map')) continue;
-    const url = '/' + relative(clientDir, full).split('\\').join('/');
+    const url = `/${relative(clientDir, full).split('\\').join('/')}`;
     const identity = readFileSync(full);
     files.set(url, {
       type: TYPES[extname(full)] ?? 'application/octet-stream',

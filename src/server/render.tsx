@@ -351,6 +351,7 @@ export function recordHeaders(middleware: RequestHandler): Array<[string, string
     return JSON.stringify([...headers]);
   };
   // Twice: a per-request value (a CSP nonce, say) would differ, and must not be replayed.
-  if (record() !== record()) throw new Error('security headers differ per request: the fast lane cannot replay them');
+  const first = record();
+  if (first !== record()) throw new Error('security headers differ per request: the fast lane cannot replay them');
   return [...headers];
 }

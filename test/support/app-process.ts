@@ -90,8 +90,7 @@ export async function startApp(env: Record<string, string> = {}, options: AppPro
     child.stderr?.on('data', keep);
   }
   const logFile = options.logFile;
-  const lines = (): string[] =>
-    logFile ? readFileSync(logFile, 'utf8').split('\n').filter(Boolean) : memory;
+  const lines = (): string[] => (logFile ? readFileSync(logFile, 'utf8').split('\n').filter(Boolean) : memory);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const alive = () => child.exitCode === null && child.signalCode === null;
   const url = `http://127.0.0.1:${port}`;
@@ -120,7 +119,10 @@ export async function startApp(env: Record<string, string> = {}, options: AppPro
     get logs() {
       return lines();
     },
-    logLines: () => lines().filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>),
+    logLines: () =>
+      lines()
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
     exited,
     alive,
     rssKb: () => rssKb(child.pid!),
