@@ -11,7 +11,7 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { pages } from '../src/shared/pages.ts';
 import { defaultSite } from '../src/shared/site.ts';
-import { withAppAndBrowser } from './support/app-and-browser.ts';
+import { useAppAndBrowser } from './support/app-and-browser.ts';
 import { blockThirdParties, collectConsoleProblems, ownProblems } from './support/browser.ts';
 import { testApp } from './support/test-app.ts';
 
@@ -275,7 +275,7 @@ describe('icons, web manifest and share image', () => {
 });
 
 describe('in Chromium', () => {
-  const site = withAppAndBrowser();
+  const site = useAppAndBrowser();
 
   /** Opens a page that records every CSP violation it meets in window.__cspViolations. */
   async function open(path: string): Promise<{ page: Page; problems: string[]; close(): Promise<void> }> {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { pages } from '../../src/shared/pages.ts';
-import { withAppAndBrowser } from '../support/app-and-browser.ts';
+import { useAppAndBrowser } from '../support/app-and-browser.ts';
 import { blockThirdParties, collectConsoleProblems, ownProblems } from '../support/browser.ts';
 
-const site = withAppAndBrowser();
+const site = useAppAndBrowser();
 
 async function openPage(path: string, width = 1280) {
   const context = await site.browser.newContext({ viewport: { width, height: 900 } });

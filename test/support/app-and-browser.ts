@@ -12,7 +12,7 @@ export interface AppAndBrowser {
  * For a browser test file or describe block: the built server and Debian's Chromium, started
  * together before its tests and stopped (browser first, then the server by PID) after them.
  */
-export function withAppAndBrowser(env: Record<string, string> = {}): AppAndBrowser {
+export function useAppAndBrowser(env: Record<string, string> = {}): AppAndBrowser {
   const started: { app?: AppProcess; browser?: Browser } = {};
   beforeAll(async () => {
     [started.app, started.browser] = await Promise.all([startApp(env), launchBrowser()]);
