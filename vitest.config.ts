@@ -1,13 +1,34 @@
 import { defineConfig } from 'vitest/config';
 
-// One runner for every kind of test. Browser, stream and deploy tests start real
-// servers (Chromium, Icecast, nginx), so files run one at a time on this 2-core machine.
+// Two projects. `unit`: modules tested beside their source, no build, no servers, files in
+// parallel (`npm run test:unit`). `integration`: test/**, which reads the build (built once by
+// the global setup) and starts real servers (the app, Chromium, Icecast, nginx), so its files
+// run one at a time, after the unit files, on this 2-core machine.
+// Time limits only stop a hung test; they are generous so a busy machine cannot fail a test.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx', 'src/**/*.test.ts', 'src/**/*.test.tsx'],
-    globalSetup: ['test/support/global-setup.ts'],
-    fileParallelism: false,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
+          sequence: { groupOrder: 0 },
+          testTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.{ts,tsx}'],
+          globalSetup: ['test/support/global-setup.ts'],
+          sequence: { groupOrder: 1 },
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          // expect.poll returns as soon as its condition holds; the limit only stops a hung wait.
+          expect: { poll: { timeout: 30_000 } },
+        },
+      },
+    ],
   },
 });

@@ -16,7 +16,8 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { NGINX_BIN, startNginx, type NginxProcess } from '../test/support/nginx.ts';
-import { requireBuild, startServerProcess, TASKSET, type ServerProcess } from './perf/server-process.ts';
+import { type AppProcess, requireBuild, startApp, TASKSET } from '../test/support/app-process.ts';
+import { untilCached } from '../test/support/http.ts';
 import { requireWrk, runWrk, table, type WrkResult } from './perf/wrk.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -72,29 +73,29 @@ async function main(): Promise<number> {
 
   const dir = mkdtempSync(join(tmpdir(), 'news-bench-'));
   chmodSync(dir, 0o755);
-  const servers: ServerProcess[] = [];
+  const servers: AppProcess[] = [];
   let nginx: NginxProcess | undefined;
   try {
-    const app = await startServerProcess({
-      name: 'app',
-      logFile: join(dir, 'app.log'),
-      ...(SERVER_CPU !== undefined && { cpu: SERVER_CPU }),
-    });
+    const app = await startApp(
+      {},
+      { name: 'app', logFile: join(dir, 'app.log'), ...(SERVER_CPU !== undefined && { cpu: SERVER_CPU }) },
+    );
     servers.push(app);
-    const uncached = await startServerProcess({
-      name: 'app uncached',
-      logFile: join(dir, 'app-uncached.log'),
-      env: { PAGE_CACHE: 'off' },
-      ...(SERVER_CPU !== undefined && { cpu: SERVER_CPU }),
-    });
+    const uncached = await startApp(
+      { PAGE_CACHE: 'off' },
+      {
+        name: 'app uncached',
+        logFile: join(dir, 'app-uncached.log'),
+        ...(SERVER_CPU !== undefined && { cpu: SERVER_CPU }),
+      },
+    );
     servers.push(uncached);
 
     // The page as the app caches it: render once, then wait for the cached copy (it has an ETag).
-    let cached = await fetchBytes(`${app.url}/`, ACCEPT);
-    for (let i = 0; i < 100 && !cached.etag; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      cached = await fetchBytes(`${app.url}/`, ACCEPT);
-    }
+    const cached = await untilCached(
+      () => fetchBytes(`${app.url}/`, ACCEPT),
+      (r) => r.etag,
+    );
     if (cached.status !== 200 || !cached.etag) throw new Error(`home page not cached (status ${cached.status})`);
     const html = (await fetchBytes(`${app.url}/`, 'identity')).body;
     const gz = (await fetchBytes(`${app.url}/`, 'gzip')).body;

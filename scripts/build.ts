@@ -17,6 +17,7 @@ const {
   ASSETS_OUT,
   stashSourceMaps,
   writeManifest,
+  writeFirstLoadReport,
   CLIENT_OUT,
   DIST,
   FINAL_DIST,
@@ -46,6 +47,7 @@ if (over.length > 0) {
   rmSync(DIST, { recursive: true, force: true });
   process.exit(1);
 }
+writeFirstLoadReport(weights);
 const old = `${FINAL_DIST}.old-${process.pid}`;
 if (existsSync(FINAL_DIST)) renameSync(FINAL_DIST, old);
 renameSync(DIST, FINAL_DIST);

@@ -5,7 +5,7 @@
  * copies the server sends as they are. The server is bundled too, with
  * node_modules left as imports.
  */
-import * as esbuild from 'esbuild';
+import type * as esbuild from 'esbuild';
 import { minify } from 'terser';
 import {
   cpSync,
@@ -20,6 +20,7 @@ import {
 } from 'node:fs';
 import { basename, extname, join, relative } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import type { Manifest } from '../src/server/manifest.ts';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
 export const FINAL_DIST = join(ROOT, 'dist');
@@ -32,12 +33,6 @@ export const PAGES_DIR = 'src/shared/ui/pages/';
 
 /** First-load budgets per route (issue 5), gzip bytes. */
 export const BUDGET = { js: 90 * 1024, css: 20 * 1024 };
-
-export interface Manifest {
-  entry: { js: string; css: string[]; imports: string[] };
-  /** Page module name (pages.ts `module`) → its chunks, not counting what the entry already loads. */
-  pages: Record<string, string[]>;
-}
 
 const COMPRESSIBLE = new Set(['.js', '.css', '.svg', '.json', '.webmanifest', '.txt', '.xml', '.html']);
 
@@ -103,7 +98,7 @@ export function serverOptions(production: boolean): esbuild.BuildOptions {
   };
 }
 
-const publicPath = (file: string) => '/' + relative(CLIENT_OUT, join(ROOT, file)).split('\\').join('/');
+const publicPath = (file: string) => `/${relative(CLIENT_OUT, join(ROOT, file)).split('\\').join('/')}`;
 
 /** Reads esbuild's metafile into the manifest: the entry, its CSS, and each page's own chunks. */
 export function manifestFrom(metafile: esbuild.Metafile): Manifest {
@@ -216,6 +211,13 @@ export interface RouteWeight {
   page: string;
   js: number;
   css: number;
+}
+
+/** Where the build writes its first-load figures and budget, read by the budget test (test/budgets.test.ts). */
+export const FIRST_LOAD_REPORT = 'first-load.json';
+
+export function writeFirstLoadReport(weights: RouteWeight[]): void {
+  writeFileSync(join(DIST, FIRST_LOAD_REPORT), JSON.stringify({ budget: BUDGET, pages: weights }, null, 2));
 }
 
 /** First-load gzip bytes per page: entry JS and its imports plus the page's chunks; the CSS. `clientDir` holds the public files. */

@@ -18,6 +18,6 @@ if [ ${#need[@]} -eq 0 ]; then
 fi
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-echo "system packages: installing ${need[*]}"
+echo "system packages: installing ${need[*]} with apt-get (the tests drive real Chromium, Icecast, nginx and wrk)"
 $SUDO apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"

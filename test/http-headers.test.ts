@@ -3,10 +3,10 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Manifest } from '../scripts/bundle.ts';
+import type { Manifest } from '../src/server/manifest.ts';
 import { captureLogger, testApp } from './support/test-app.ts';
+import { BROWSER_UA, untilCached } from './support/http.ts';
 
-const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36';
 const manifest = JSON.parse(readFileSync('dist/manifest.json', 'utf8')) as Manifest;
 
 function directives(csp: string): Map<string, string[]> {
@@ -75,11 +75,9 @@ describe('compression of pages', () => {
     const first = await request(app).get('/privacy').set('User-Agent', BROWSER_UA).set('Accept-Encoding', 'gzip');
     expect(first.headers['content-encoding']).toBe('gzip');
     expect(first.text).toContain('</html>');
-    let cached = await request(app).get('/privacy').set('User-Agent', BROWSER_UA).set('Accept-Encoding', 'br, gzip');
-    for (let i = 0; i < 50 && !cached.headers.etag; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      cached = await request(app).get('/privacy').set('User-Agent', BROWSER_UA).set('Accept-Encoding', 'br, gzip');
-    }
+    const cached = await untilCached(() =>
+      request(app).get('/privacy').set('User-Agent', BROWSER_UA).set('Accept-Encoding', 'br, gzip'),
+    );
     expect(cached.headers['content-encoding']).toBe('br');
     expect(cached.headers.vary).toMatch(/Accept-Encoding/i);
     expect(cached.text).toBe(first.text);

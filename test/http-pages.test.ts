@@ -4,10 +4,10 @@ import { pages } from '../src/shared/pages.ts';
 import { defaultSite } from '../src/shared/site.ts';
 import { navSections } from '../src/shared/sections-nav.ts';
 import { captureLogger, testApp } from './support/test-app.ts';
+import { BROWSER_UA, untilCached } from './support/http.ts';
 
 // 05:30 UTC on New Year's Day is still New Year's Eve in Chicago: the header must say so.
 const now = () => new Date('2026-01-01T05:30:00Z');
-const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36';
 const knownPages = pages.filter((p) => p.id !== 'notFound');
 
 describe('every route of the spec', () => {
@@ -69,11 +69,7 @@ describe('unknown paths', () => {
   it('keeps the 404 status when served from the page cache', async () => {
     const app = testApp({}, { now });
     await request(app).get('/first-miss').set('User-Agent', BROWSER_UA);
-    let res = await request(app).get('/second-miss').set('User-Agent', BROWSER_UA);
-    for (let i = 0; i < 50 && !res.headers.etag; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      res = await request(app).get('/second-miss').set('User-Agent', BROWSER_UA);
-    }
+    const res = await untilCached(() => request(app).get('/second-miss').set('User-Agent', BROWSER_UA));
     expect(res.status).toBe(404);
     expect(res.headers.etag).toBeTruthy();
   });
@@ -99,11 +95,7 @@ describe('HEAD, crawlers, validators and methods', () => {
   it('answers 304 to a matching If-None-Match and 200 to a stale one', async () => {
     const first = await request(app).get('/terms').set('User-Agent', BROWSER_UA);
     // The first render streams; its compressed copy is cached a moment later.
-    let second = await request(app).get('/terms').set('User-Agent', BROWSER_UA);
-    for (let i = 0; i < 50 && !second.headers.etag; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      second = await request(app).get('/terms').set('User-Agent', BROWSER_UA);
-    }
+    const second = await untilCached(() => request(app).get('/terms').set('User-Agent', BROWSER_UA));
     const etag = second.headers.etag as string;
     expect(etag).toMatch(/^W\/".+"$/);
     expect(first.text).toBe(second.text);

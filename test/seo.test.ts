@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { pages } from '../src/shared/pages.ts';
 import { defaultSite } from '../src/shared/site.ts';
 import { useAppAndBrowser } from './support/app-and-browser.ts';
-import { blockThirdParties, collectConsoleProblems } from './support/browser.ts';
+import { blockThirdParties, collectConsoleProblems, ownProblems } from './support/browser.ts';
 import { testApp } from './support/test-app.ts';
 
 // The routes of SPEC §2, written out here so a page dropped from the route table fails the test.
@@ -304,13 +304,10 @@ describe('in Chromium', () => {
       const toggle = page.getByTestId('theme-toggle');
       const themeColor = page.locator('meta[name="theme-color"]');
       await expect
-        .poll(
-          async () => {
-            await toggle.click();
-            return page.locator('html').getAttribute('class');
-          },
-          { timeout: 10_000 },
-        )
+        .poll(async () => {
+          await toggle.click();
+          return page.locator('html').getAttribute('class');
+        })
         .toBe('dark');
       expect(await themeColor.getAttribute('content')).toBe('#121212');
       await toggle.click();
@@ -325,7 +322,7 @@ describe('in Chromium', () => {
       expect(live).toHaveLength(1);
       expect(await violations(page)).toEqual([]);
       // Third parties are blocked on purpose; any other console error (CSP, hydration) is a failure.
-      expect(problems.filter((p) => !p.includes('net::ERR_BLOCKED_BY_CLIENT'))).toEqual([]);
+      expect(ownProblems(problems)).toEqual([]);
       await close();
     },
   );

@@ -5,25 +5,19 @@ import { readFileSync } from 'node:fs';
 import { use } from 'react';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import type { Manifest } from '../scripts/bundle.ts';
+import type { Manifest } from '../src/server/manifest.ts';
 import { recordHeaders } from '../src/server/render.tsx';
 import { securityHeaders } from '../src/server/security.ts';
 import { defaultSite } from '../src/shared/site.ts';
 import { captureLogger, testApp } from './support/test-app.ts';
+import { BROWSER_UA, HANG_LIMIT_MS, untilCached } from './support/http.ts';
 
-const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36';
 const CHROME_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 const manifest = JSON.parse(readFileSync('dist/manifest.json', 'utf8')) as Manifest;
 
-/** Requests a page until the cache answers it (the first render is cached a moment after it streams). */
-async function untilCached(app: ReturnType<typeof testApp>, path: string, headers: Record<string, string> = {}) {
-  for (let i = 0; i < 100; i++) {
-    const res = await request(app).get(path).set('User-Agent', BROWSER_UA).set(headers);
-    if (res.headers.etag) return res;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`${path} never came from the cache`);
-}
+/** Requests a page until the cache answers it. */
+const cachedPage = (app: ReturnType<typeof testApp>, path: string, headers: Record<string, string> = {}) =>
+  untilCached(() => request(app).get(path).set('User-Agent', BROWSER_UA).set(headers));
 
 /** Headers that describe the particular body rather than the page. */
 const BODY_HEADERS = new Set([
@@ -47,7 +41,7 @@ describe('cached pages (fast lane)', () => {
     const app = testApp();
     const first = await request(app).get('/about').set('User-Agent', BROWSER_UA).set('Accept-Encoding', 'gzip');
     expect(first.headers.etag).toBeUndefined(); // streamed by the full chain
-    const cached = await untilCached(app, '/about', { 'Accept-Encoding': 'gzip' });
+    const cached = await cachedPage(app, '/about', { 'Accept-Encoding': 'gzip' });
     expect(pageHeaders(cached.headers)).toEqual(pageHeaders(first.headers));
     expect(cached.headers['content-security-policy']).toContain("default-src 'self'");
     expect(cached.headers['content-length']).toBeDefined();
@@ -57,7 +51,7 @@ describe('cached pages (fast lane)', () => {
   it('logs each cached answer like the request logger, with the client address', async () => {
     const { logger, lines } = captureLogger();
     const app = testApp({ TRUST_PROXY: 'loopback' }, { logger });
-    await untilCached(app, '/careers');
+    await cachedPage(app, '/careers');
     const before = lines().length;
     const res = await request(app)
       .get('/careers?utm=x')
@@ -78,7 +72,7 @@ describe('cached pages (fast lane)', () => {
 
   it('answers HEAD and If-None-Match from memory', async () => {
     const app = testApp();
-    const cached = await untilCached(app, '/privacy');
+    const cached = await cachedPage(app, '/privacy');
     const head = await request(app).head('/privacy');
     expect(head.status).toBe(200);
     expect(head.headers.etag).toBe(cached.headers.etag);
@@ -92,7 +86,7 @@ describe('cached pages (fast lane)', () => {
 
   it('does not touch other methods or unknown paths', async () => {
     const app = testApp();
-    await untilCached(app, '/terms');
+    await cachedPage(app, '/terms');
     const post = await request(app).post('/terms').send('x=1');
     expect(post.status).toBe(405);
     expect(post.headers.allow).toBe('GET, HEAD');
@@ -150,7 +144,7 @@ describe('one render per page and day', () => {
     }
     const app = testApp({}, { appTree: () => <FailsFirst /> });
     const responses = await Promise.all(
-      Array.from({ length: 4 }, () => request(app).get('/radio').set('User-Agent', BROWSER_UA).timeout(5_000)),
+      Array.from({ length: 4 }, () => request(app).get('/radio').set('User-Agent', BROWSER_UA).timeout(HANG_LIMIT_MS)),
     );
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 500)).toHaveLength(1);
@@ -168,11 +162,15 @@ describe('one render per page and day', () => {
       return <main>{location}</main>;
     }
     const app = testApp({}, { appTree: (location) => <Page location={location} />, now: () => clock });
-    // A crawler's render of the home page waits on the gate across midnight.
-    const slowHome = request(app).get('/').set('User-Agent', 'Googlebot/2.1');
-    await new Promise((r) => setTimeout(r, 50));
+    // A crawler's render of the home page begins before midnight and waits on the gate across it.
+    // (then() sends the request now: supertest sends only when awaited.)
+    const slowHome = request(app)
+      .get('/')
+      .set('User-Agent', 'Googlebot/2.1')
+      .then((res) => res);
+    await expect.poll(() => rendersOf.get('/')).toBe(1);
     clock = new Date('2026-03-10T06:00:01Z'); // the next day in Chicago
-    await untilCached(app, '/contact');
+    await cachedPage(app, '/contact');
     release();
     expect((await slowHome).status).toBe(200);
     const again = await request(app).get('/contact').set('User-Agent', BROWSER_UA);
@@ -238,7 +236,7 @@ describe('content coding', () => {
 
   it.each(cases)('Accept-Encoding "%s" gets %s for cached pages and assets', async (accept, expected) => {
     const app = testApp();
-    await untilCached(app, '/');
+    await cachedPage(app, '/');
     const page = await request(app).get('/').set('User-Agent', BROWSER_UA).set('Accept-Encoding', accept);
     expect(page.headers['content-encoding']).toBe(expected);
     const asset = await request(app).get(manifest.entry.js).set('Accept-Encoding', accept);

@@ -7,52 +7,60 @@ import { startServer } from '../src/server/lifecycle.ts';
 import { startApp } from './support/app-process.ts';
 import { captureLogger, testConfig } from './support/test-app.ts';
 
-function fetchStatus(port: number, path: string): Promise<{ status: number; body: string }> {
+function fetchStatus(port: number, path: string): Promise<{ status: number; body: string; connection?: string }> {
   return new Promise((resolve, reject) => {
     get({ host: '127.0.0.1', port, path, headers: { 'User-Agent': 'Googlebot/2.1' } }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, connection: res.headers.connection }));
     }).on('error', reject);
   });
 }
 
 describe('graceful shutdown', () => {
   it('lets an in-flight page finish, refuses new connections, then stops', async () => {
-    // A page whose render takes 800 ms keeps a request in flight while we stop.
-    const slow = new Promise<string>((resolve) => setTimeout(() => resolve('slow page done'), 800));
+    // A page whose render waits until the test lets it finish keeps a request in flight while we stop.
+    let rendering!: () => void;
+    const renderStarted = new Promise<void>((resolve) => (rendering = resolve));
+    let finish!: (text: string) => void;
+    const slow = new Promise<string>((resolve) => (finish = resolve));
     function SlowPage() {
+      rendering();
       return <p>{use(slow)}</p>;
     }
     const config = { ...testConfig(), port: 0 };
-    const { logger } = captureLogger();
+    const { logger, lines } = captureLogger();
     const app = createApp(config, { logger, appTree: () => <SlowPage /> });
     const { server, stop } = await startServer(app, config, logger);
     const { port } = server.address() as AddressInfo;
 
     const inFlight = fetchStatus(port, '/');
-    await new Promise((r) => setTimeout(r, 150));
+    await renderStarted;
     const stopped = stop('test');
-    await new Promise((r) => setTimeout(r, 50));
+    // stop() closes the listening socket at once.
+    expect(server.listening).toBe(false);
     await expect(fetchStatus(port, '/about')).rejects.toThrow(/ECONNREFUSED/);
 
+    finish('slow page done');
     const res = await inFlight;
     expect(res.status).toBe(200);
     expect(res.body).toContain('slow page done');
-    // The client's keep-alive connection is closed with its last response, not left to time out.
-    const answered = Date.now();
+    // The client's keep-alive connection is closed with its last response, not left for the
+    // shutdown timeout to force: stop() resolves without the timeout's warning.
+    expect(res.connection).toBe('close');
     await stopped;
-    expect(Date.now() - answered).toBeLessThan(1_000);
-    expect(server.listening).toBe(false);
+    expect(lines().filter((l) => String(l.msg).startsWith('shutdown timeout'))).toEqual([]);
   });
 
-  it('the process exits cleanly within 10 s of SIGTERM', async () => {
+  it('the process exits cleanly on SIGTERM', async () => {
     const app = await startApp();
     const started = Date.now();
+    // Exit code 0: the server stopped by itself; it exits 1 when its shutdown timeout (under 10 s) forces it.
     const code = await app.stop('SIGTERM');
+    console.log(`exited ${code} ${Date.now() - started} ms after SIGTERM`);
     expect(code).toBe(0);
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(app.logs.some((l) => l.includes('"msg":"stopped"'))).toBe(true);
+    expect(app.logs.filter((l) => l.includes('shutdown timeout'))).toEqual([]);
   });
 });

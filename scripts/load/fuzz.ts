@@ -3,7 +3,7 @@
  * malformed, encoded slashes and dots), traversal attempts, very long paths and query strings,
  * and bytes a request line may not carry. Each target knows the answer it must get.
  */
-import { Agent, request } from 'node:http';
+import { type Agent, request } from 'node:http';
 
 export type Category =
   | 'unknown'
@@ -152,7 +152,7 @@ export function fuzzCases(
     return reserved.has(d) || reserved.has(bare) || d === '' || d === '.' || d === '..' || bare === '' ? `z${s}` : s;
   };
   const unknownPath = (segments: number, max: number): string =>
-    '/' + [unknownFirst(max), ...Array.from({ length: int(segments) }, () => segment(max))].join('/');
+    `/${[unknownFirst(max), ...Array.from({ length: int(segments) }, () => segment(max))].join('/')}`;
   const query = (max: number): string => {
     const pairs = Array.from({ length: 1 + int(4) }, () => `${segment(8)}${random() < 0.8 ? `=${segment(max)}` : ''}`);
     return pairs.join(random() < 0.9 ? '&' : '&&').replace(/#/g, '%23');
@@ -211,7 +211,8 @@ export interface FuzzOutcome {
 export function send(agent: Agent, port: number, target: string): Promise<FuzzOutcome> {
   return new Promise((resolve) => {
     const req = request(
-      { host: '127.0.0.1', port, path: target, agent, headers: { 'Accept-Encoding': 'identity' }, timeout: 10_000 },
+      // The timeout only stops a hung request: answers take milliseconds even on a busy machine.
+      { host: '127.0.0.1', port, path: target, agent, headers: { 'Accept-Encoding': 'identity' }, timeout: 60_000 },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

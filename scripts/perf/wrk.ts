@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { TASKSET } from './server-process.ts';
+import { TASKSET } from '../../test/support/app-process.ts';
 
 export const WRK_BIN = ['/usr/bin/wrk', '/usr/local/bin/wrk'].find((p) => existsSync(p)) ?? null;
 

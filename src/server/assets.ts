@@ -7,10 +7,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import type { Request, RequestHandler } from 'express';
-import type { Manifest } from '../../scripts/bundle.ts';
 import type { PageAssets } from '../shared/boot.ts';
-
-export type { Manifest };
+import type { Manifest } from './manifest.ts';
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -86,12 +84,6 @@ function walk(dir: string): string[] {
   });
 }
 
-export function loadManifest(distDir: string): Manifest {
-  const file = join(distDir, 'manifest.json');
-  if (!existsSync(file)) throw new Error(`build output missing: ${file} (run "npm run build")`);
-  return JSON.parse(readFileSync(file, 'utf8')) as Manifest;
-}
-
 /** Asset links for a page module; a page the build does not know about is a build bug, so fail loudly. */
 export function pageAssets(manifest: Manifest, module: string): PageAssets {
   const chunks = manifest.pages[module];
@@ -103,7 +95,7 @@ export function staticFiles(clientDir: string): RequestHandler {
   const files = new Map<string, StaticFile>();
   for (const full of walk(clientDir)) {
     if (full.endsWith('.br') || full.endsWith('.gz') || full.endsWith('.map')) continue;
-    const url = '/' + relative(clientDir, full).split('\\').join('/');
+    const url = `/${relative(clientDir, full).split('\\').join('/')}`;
     const identity = readFileSync(full);
     files.set(url, {
       type: TYPES[extname(full)] ?? 'application/octet-stream',

@@ -5,7 +5,7 @@
 import { createApp } from './app.ts';
 import { loadConfig, type Config } from './config.ts';
 import { ConfigError } from './config-error.ts';
-import { startServer } from './lifecycle.ts';
+import { type RunningServer, startServer } from './lifecycle.ts';
 import { createLogger } from './logger.ts';
 import { prepareStream } from './stream/index.ts';
 
@@ -26,7 +26,7 @@ const logger = createLogger(config.logLevel);
 const stream = await prepareStream(config.stream, logger);
 const app = createApp({ ...config, stream: stream.config }, { logger });
 
-let running;
+let running: RunningServer;
 try {
   running = await startServer(app, config, logger);
 } catch (error) {

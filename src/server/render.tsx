@@ -17,7 +17,8 @@ import { pageById, type PageEntry } from '../shared/pages.ts';
 import { AppRoutes, matchPage, preloadPage } from '../shared/routes.tsx';
 import type { SiteConfig } from '../shared/site.ts';
 import { Document } from '../shared/ui/Document.tsx';
-import { negotiateEncoding, pageAssets, type Manifest } from './assets.ts';
+import { negotiateEncoding, pageAssets } from './assets.ts';
+import type { Manifest } from './manifest.ts';
 import type { Logger } from './logger.ts';
 import { compressPage, PageCache, type CachedPage } from './page-cache.ts';
 
@@ -350,6 +351,7 @@ export function recordHeaders(middleware: RequestHandler): Array<[string, string
     return JSON.stringify([...headers]);
   };
   // Twice: a per-request value (a CSP nonce, say) would differ, and must not be replayed.
-  if (record() !== record()) throw new Error('security headers differ per request: the fast lane cannot replay them');
+  const first = record();
+  if (first !== record()) throw new Error('security headers differ per request: the fast lane cannot replay them');
   return [...headers];
 }

@@ -82,6 +82,7 @@ export function AppRoutes() {
 function Root() {
   const { pathname, hash } = useLocation();
   // A new page starts at its top, as a full page load would (anchors keep their place).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: every navigation (a new pathname) is the trigger; only hash is read.
   useEffect(() => {
     if (!hash) window.scrollTo(0, 0);
   }, [pathname, hash]);

@@ -43,13 +43,10 @@ async function setTheme(page: Page, theme: Theme): Promise<void> {
   }
   // Clicking only works once React has hydrated; retry until the class follows.
   await expect
-    .poll(
-      async () => {
-        if ((await html.getAttribute('class')) !== 'dark') await toggle.click();
-        return html.getAttribute('class');
-      },
-      { timeout: 10_000 },
-    )
+    .poll(async () => {
+      if ((await html.getAttribute('class')) !== 'dark') await toggle.click();
+      return html.getAttribute('class');
+    })
     .toBe('dark');
   if (theme === 'light') {
     await toggle.click();

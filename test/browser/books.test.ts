@@ -88,26 +88,32 @@ async function openBooks(
 
 /** Hydrated: React has claimed the grid's images (it tags the nodes it owns). */
 async function waitForHydration(page: Page): Promise<void> {
-  await page.waitForFunction(
-    () => {
-      const img = document.querySelector('.book-card__image');
-      return !!img && Object.keys(img).some((k) => k.startsWith('__reactFiber$'));
-    },
-    undefined,
-    { timeout: 15_000 },
-  );
+  await page.waitForFunction(() => {
+    const img = document.querySelector('.book-card__image');
+    return !!img && Object.keys(img).some((k) => k.startsWith('__reactFiber$'));
+  });
   // Let mount effects (the early-failure check) run.
   await page.waitForTimeout(200);
 }
 
-/** Scrolls to the bottom a screen at a time, so every lazy cover gets its turn (bounded). */
+/**
+ * Scrolls to the bottom a screen at a time, so every lazy cover gets its turn (bounded): at each
+ * screen it waits until the covers in view have loaded or failed, however slow the machine.
+ */
 async function scrollThrough(page: Page): Promise<void> {
   for (let i = 0; i < 40; i++) {
     const atBottom = await page.evaluate(() => {
       window.scrollBy(0, window.innerHeight);
       return window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 1;
     });
-    await page.waitForTimeout(100);
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLImageElement>('.book-card__image')]
+        .filter((img) => {
+          const r = img.getBoundingClientRect();
+          return r.bottom > 0 && r.top < window.innerHeight;
+        })
+        .every((img) => img.complete),
+    );
     if (atBottom) break;
   }
 }
@@ -290,13 +296,10 @@ describe('books page content', () => {
     await waitForHydration(page);
     expect(await coverStates(page)).toEqual(books.map(() => 'cover'));
     await scrollThrough(page);
-    await page.waitForFunction(
-      () =>
-        [...document.querySelectorAll<HTMLImageElement>('.book-card__image')].every(
-          (img) => img.complete && img.naturalWidth > 0,
-        ),
-      undefined,
-      { timeout: 15_000 },
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLImageElement>('.book-card__image')].every(
+        (img) => img.complete && img.naturalWidth > 0,
+      ),
     );
     expect(await coverStates(page)).toEqual(books.map(() => 'cover'));
     expect(problems).toEqual([]);
@@ -324,13 +327,10 @@ describe('cover fallback', () => {
     const { page, problems, imageRequests } = await openBooks(1440, 'fail');
     await waitForHydration(page);
     await scrollThrough(page);
-    await page.waitForFunction(
-      () =>
-        [...document.querySelectorAll<HTMLImageElement>('.book-card__image')].every(
-          (img) => img.dataset.cover === 'placeholder' && img.complete && img.naturalWidth > 0,
-        ),
-      undefined,
-      { timeout: 15_000 },
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLImageElement>('.book-card__image')].every(
+        (img) => img.dataset.cover === 'placeholder' && img.complete && img.naturalWidth > 0,
+      ),
     );
     // Give a retry loop time to show itself.
     await page.waitForTimeout(1_000);
@@ -353,13 +353,10 @@ describe('cover fallback', () => {
     const { page, problems, imageRequests } = await openBooks(1440, 'fail', { placeholderFails: true });
     await waitForHydration(page);
     await scrollThrough(page);
-    await page.waitForFunction(
-      () =>
-        [...document.querySelectorAll<HTMLImageElement>('.book-card__image')].every(
-          (img) => img.dataset.cover === 'none',
-        ),
-      undefined,
-      { timeout: 15_000 },
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLImageElement>('.book-card__image')].every(
+        (img) => img.dataset.cover === 'none',
+      ),
     );
     const countAll = () => [...imageRequests.values()].reduce((a, b) => a + b, 0);
     const before = countAll();
@@ -386,14 +383,10 @@ describe('cover fallback', () => {
     const { page, problems } = await openBooks(1440, 'fail', { holdEntry, waitUntil: 'commit' });
 
     // The first cover fails while the client script is held back: nobody listens to its error yet.
-    await page.waitForFunction(
-      () => {
-        const img = document.querySelector<HTMLImageElement>('.book-card__image');
-        return !!img && img.complete && img.naturalWidth === 0;
-      },
-      undefined,
-      { timeout: 15_000 },
-    );
+    await page.waitForFunction(() => {
+      const img = document.querySelector<HTMLImageElement>('.book-card__image');
+      return !!img && img.complete && img.naturalWidth === 0;
+    });
     const early = await page.$$eval('.book-card__image', (imgs) =>
       imgs.map((img) => ({
         failed: (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth === 0,
@@ -406,16 +399,12 @@ describe('cover fallback', () => {
 
     release();
     await waitForHydration(page);
-    await page.waitForFunction(
-      (indexes) => {
-        const imgs = document.querySelectorAll<HTMLImageElement>('.book-card__image');
-        return indexes.every(
-          (i) => imgs[i]?.dataset.cover === 'placeholder' && imgs[i]!.complete && imgs[i]!.naturalWidth > 0,
-        );
-      },
-      failedEarly,
-      { timeout: 15_000 },
-    );
+    await page.waitForFunction((indexes) => {
+      const imgs = document.querySelectorAll<HTMLImageElement>('.book-card__image');
+      return indexes.every(
+        (i) => imgs[i]?.dataset.cover === 'placeholder' && imgs[i]!.complete && imgs[i]!.naturalWidth > 0,
+      );
+    }, failedEarly);
     const changes = await page.evaluate(() =>
       (window as unknown as { __coverSrcChanges: () => number[] }).__coverSrcChanges(),
     );

@@ -7,7 +7,7 @@ import {
   DONATION_POPUP_DELAY_MS,
 } from '../../src/shared/ui/components/donation-popup-logic.ts';
 import { startApp, type AppProcess } from '../support/app-process.ts';
-import { blockThirdParties, collectConsoleProblems, launchBrowser } from '../support/browser.ts';
+import { blockThirdParties, collectConsoleProblems, launchBrowser, ownProblems } from '../support/browser.ts';
 
 const DONATION_URL = 'https://donate.popup-test.example/give';
 const POPUP_NAME = 'Keep Chicago’s news independent';
@@ -55,10 +55,7 @@ async function waitForPopupArmed(page: Page): Promise<void> {
   await page.waitForFunction(
     () => (window as unknown as { __popupChecked?: boolean }).__popupChecked === true,
     undefined,
-    {
-      timeout: 15_000,
-      polling: 50,
-    },
+    { polling: 50 },
   );
 }
 
@@ -70,7 +67,7 @@ const flag = (page: Page) => page.evaluate((key) => sessionStorage.getItem(key),
 async function showPopup(page: Page): Promise<Locator> {
   await page.clock.runFor(DONATION_POPUP_DELAY_MS);
   const dialog = popup(page);
-  await dialog.waitFor({ state: 'visible', timeout: 10_000 });
+  await dialog.waitFor({ state: 'visible' });
   return dialog;
 }
 
@@ -89,9 +86,6 @@ async function seriousA11yViolations(page: Page): Promise<string[]> {
   });
 }
 
-// Third-party loads (ads, frames) are blocked in tests; Chromium reports each as a console error.
-const ownProblems = (problems: string[]) => problems.filter((p) => !p.includes('net::ERR_BLOCKED_BY_CLIENT'));
-
 describe('donation popup', () => {
   it('appears 30 s after the home page loads, not before, as a labelled modal dialog with focus inside', async () => {
     const { page, problems } = await openHome();
@@ -106,7 +100,7 @@ describe('donation popup', () => {
 
     await page.clock.runFor(1);
     const dialog = popup(page);
-    await dialog.waitFor({ state: 'visible', timeout: 10_000 });
+    await dialog.waitFor({ state: 'visible' });
 
     const state = await dialog.evaluate((el) => ({
       modal: el.matches(':modal'),
@@ -128,7 +122,7 @@ describe('donation popup', () => {
     expect(await flag(page)).toBeNull();
 
     await dialog.getByRole('button', { name: 'Maybe later' }).click();
-    await page.waitForFunction(() => document.querySelector('dialog') === null, undefined, { timeout: 5_000 });
+    await page.waitForFunction(() => document.querySelector('dialog') === null);
     expect(await flag(page)).toBe('true');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('theme-toggle');
     expect(ownProblems(problems)).toEqual([]);
@@ -138,7 +132,7 @@ describe('donation popup', () => {
     const { page, problems } = await openHome();
     const dialog = await showPopup(page);
     await dialog.getByRole('button', { name: 'Maybe later' }).click();
-    await page.waitForFunction(() => document.querySelector('dialog') === null, undefined, { timeout: 5_000 });
+    await page.waitForFunction(() => document.querySelector('dialog') === null);
 
     await page.reload({ waitUntil: 'load' });
     await waitForPopupArmed(page);
@@ -156,7 +150,7 @@ describe('donation popup', () => {
     const { page, problems } = await openHome();
     await showPopup(page);
     await page.keyboard.press('Escape');
-    await page.waitForFunction(() => document.querySelector('dialog') === null, undefined, { timeout: 5_000 });
+    await page.waitForFunction(() => document.querySelector('dialog') === null);
     expect(await flag(page)).toBe('true');
     expect(ownProblems(problems)).toEqual([]);
   });
@@ -165,7 +159,7 @@ describe('donation popup', () => {
     const { page, problems } = await openHome();
     const dialog = await showPopup(page);
     await dialog.getByRole('button', { name: 'Close' }).click();
-    await page.waitForFunction(() => document.querySelector('dialog') === null, undefined, { timeout: 5_000 });
+    await page.waitForFunction(() => document.querySelector('dialog') === null);
     expect(await flag(page)).toBe('true');
     expect(ownProblems(problems)).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pages } from '../../src/shared/pages.ts';
 import { useAppAndBrowser } from '../support/app-and-browser.ts';
-import { blockThirdParties, collectConsoleProblems } from '../support/browser.ts';
+import { blockThirdParties, collectConsoleProblems, ownProblems } from '../support/browser.ts';
 
 const site = useAppAndBrowser();
 
@@ -16,9 +16,6 @@ async function openPage(path: string, width = 1280) {
   return { page, problems, infos, context };
 }
 
-// Third-party loads are blocked in tests; Chromium reports each as a console error we expect.
-const ownProblems = (problems: string[]) => problems.filter((p) => !p.includes('net::ERR_BLOCKED_BY_CLIENT'));
-
 describe('every route hydrates without errors', () => {
   const withChrome = pages.filter((p) => p.chrome);
 
@@ -31,13 +28,10 @@ describe('every route hydrates without errors', () => {
       // The toggle only works once React has hydrated the header.
       const toggle = page.getByTestId('theme-toggle');
       await expect
-        .poll(
-          async () => {
-            await toggle.click();
-            return html.getAttribute('class');
-          },
-          { timeout: 10_000 },
-        )
+        .poll(async () => {
+          await toggle.click();
+          return html.getAttribute('class');
+        })
         .toBe('dark');
       await expect.poll(() => toggle.getAttribute('aria-pressed')).toBe('true');
       await toggle.click();
@@ -49,11 +43,11 @@ describe('every route hydrates without errors', () => {
 
   it('the not-found page hydrates and logs the missing path', async () => {
     const { page, problems, infos, context } = await openPage('/no/such/page');
-    await expect.poll(() => infos.some((m) => m.includes('/no/such/page')), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => infos.some((m) => m.includes('/no/such/page'))).toBe(true);
     expect(await page.locator('header.site-header').count()).toBe(0);
     expect(await page.getByRole('heading', { name: 'Oops! Page not found' }).isVisible()).toBe(true);
     // Chromium reports the document's own 404 status; anything else is a real problem.
-    expect(ownProblems(problems).filter((p) => !p.includes('status of 404'))).toEqual([]);
+    expect(ownProblems(problems, 'status of 404')).toEqual([]);
     await context.close();
   });
 });

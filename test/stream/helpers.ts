@@ -15,6 +15,10 @@ import type { StreamConfig } from '../../src/server/stream/config.ts';
 import type { StreamService } from '../../src/server/stream/index.ts';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits return as soon as their condition holds; this limit only stops a hung test on a busy machine. */
+export const WAIT_LIMIT_MS = 30_000;
+/** An idle timeout no test outlasts: with it, a listener's response can only end because something ended it. */
+export const NEVER_IDLE_MS = 10 * 60_000;
 
 export interface ProxyApp {
   url: string;
@@ -58,7 +62,7 @@ export interface OpenStream {
   body(): Buffer;
   /** Resolves with the time (performance.now()) the response ended or its connection closed. */
   ended: Promise<number>;
-  /** Resolves once at least n bytes arrived (rejects after timeoutMs). */
+  /** Resolves once at least n bytes arrived (rejects if the stream ends first, or after timeoutMs, a hang limit). */
   waitForBytes(n: number, timeoutMs?: number): Promise<void>;
   destroy(): void;
 }
@@ -122,7 +126,7 @@ export function openStream(url: string, options: OpenOptions = {}): Promise<Open
         received: () => count,
         body: () => Buffer.concat(chunks),
         ended,
-        waitForBytes(n, timeoutMs = 10_000) {
+        waitForBytes(n, timeoutMs = WAIT_LIMIT_MS) {
           if (count >= n) return Promise.resolve();
           return new Promise<void>((ok, fail) => {
             const timer = setTimeout(() => {
@@ -247,8 +251,8 @@ export async function startFakeUpstream(
   };
 }
 
-/** Resolves when check() holds, or after timeoutMs (the caller asserts). */
-export async function until(check: () => boolean, timeoutMs = 2_000): Promise<void> {
+/** Resolves when check() holds, or after timeoutMs, a hang limit (the caller asserts). */
+export async function until(check: () => boolean, timeoutMs = WAIT_LIMIT_MS): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (!check() && performance.now() < deadline) await sleep(20);
 }

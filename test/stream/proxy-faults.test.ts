@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../support/app-process.ts';
 import {
   fetchAll,
+  NEVER_IDLE_MS,
   openStream,
   sleep,
   startFakeUpstream,
@@ -127,11 +128,10 @@ function audioHeaders(res: import('node:http').ServerResponse, type = 'applicati
 }
 
 describe('upstream down or hanging', () => {
-  it('answers 502 promptly when the upstream refuses connections', async () => {
+  it('answers 502 (not a timeout) when the upstream refuses connections', async () => {
     const app = await appFor(await freePort()); // nothing listens there
     const res = await fetchAll(`${app.url}${STREAM}`);
     expect(res.status).toBe(502);
-    expect(res.ms).toBeLessThan(1_000);
     expect(res.text).toBe('Stream upstream error');
     expect(res.headers['cache-control']).toBe('no-store');
     expect(app.streams.activeListeners).toBe(0);
@@ -142,12 +142,12 @@ describe('upstream down or hanging', () => {
     const app = await appFor(hung.port, { connectTimeoutMs: 800 });
     const res = await fetchAll(`${app.url}${STREAM}`);
     expect(res.status).toBe(504);
+    // Not before the timeout (a busy machine can only make it later).
     expect(res.ms).toBeGreaterThanOrEqual(750);
-    expect(res.ms).toBeLessThan(2_000);
     expect(res.text).toBe('Stream upstream timed out');
     expect(res.headers['cache-control']).toBe('no-store');
     expect(hung.connections).toBe(1);
-    await until(() => hung.open === 0, 1_000);
+    await until(() => hung.open === 0);
     expect(hung.open).toBe(0);
     expect(app.streams.activeListeners).toBe(0);
   });
@@ -225,9 +225,9 @@ describe('what the upstream is asked', () => {
     ]) {
       expect((await fetchAll(`${app.url}${path}`)).status).toBe(400);
     }
+    // 200 at once: a HEAD that went to the silent upstream would end in a 504.
     const head = await fetchAll(`${app.url}${STREAM}`, { method: 'HEAD' });
     expect(head.status).toBe(200);
-    expect(head.ms).toBeLessThan(1_000);
     expect(head.headers['x-accel-buffering']).toBe('no');
     const withBody = await fetchAll(`${app.url}${STREAM}`, {
       headers: { 'Content-Length': '0', 'Transfer-Encoding': 'chunked' },
@@ -290,7 +290,8 @@ describe('streaming', () => {
       setTimeout(() => socket.write(Buffer.concat([frame, frame])), 50);
       close = () => socket.end();
     });
-    const app = await appFor(upstream.port);
+    // Never idle: the response can end only because the upstream closed.
+    const app = await appFor(upstream.port, { idleTimeoutMs: NEVER_IDLE_MS });
     const stream = await openStream(`${app.url}${STREAM}`);
     expect(stream.status).toBe(200);
     expect(stream.headers.server).toBeUndefined();
@@ -299,9 +300,8 @@ describe('streaming', () => {
     expect(stream.headers['transfer-encoding']).toBeUndefined();
     await stream.waitForBytes(4 * 417);
     expect(stream.body().equals(Buffer.concat([frame, frame, frame, frame]))).toBe(true);
-    const t0 = performance.now();
     close!();
-    expect((await stream.ended) - t0).toBeLessThan(1_000);
+    await stream.ended;
     expect(app.streams.activeListeners).toBe(0);
   });
 
@@ -331,7 +331,7 @@ describe('streaming', () => {
     expect(stream.body().equals(pattern)).toBe(true);
   });
 
-  it('delivers each chunk as it arrives (no buffering)', async () => {
+  it('delivers each chunk as it arrives (no buffering): each before the next is sent', async () => {
     let send: ((b: Buffer) => void) | undefined;
     const upstream = await fake((_req, res) => {
       audioHeaders(res);
@@ -343,8 +343,9 @@ describe('streaming', () => {
     for (let i = 1; i <= 3; i++) {
       const t0 = performance.now();
       send!(Buffer.alloc(100, i));
-      await stream.waitForBytes(100 * i, 1_000);
-      expect(performance.now() - t0).toBeLessThan(200);
+      // A proxy that buffered would hold these 100 bytes until more came: none come until they arrive.
+      await stream.waitForBytes(100 * i);
+      console.log(`chunk ${i} relayed in ${(performance.now() - t0).toFixed(1)} ms`);
     }
     stream.destroy();
   });
@@ -355,38 +356,39 @@ describe('streaming', () => {
     { kind: 'chunked' as const, label: 'a chunked' },
   ])('with $label upstream', ({ kind }) => {
     it('keeps a stream through a pause shorter than the idle timeout, and ends it (never hangs) after a longer stall', async () => {
+      const IDLE_MS = 3_000;
       const upstream = await scripted(kind);
-      const app = await appFor(upstream.port, { idleTimeoutMs: 1_500 });
+      const app = await appFor(upstream.port, { idleTimeoutMs: IDLE_MS });
       const stream = await openStream(`${app.url}${STREAM}`);
       expect(stream.status).toBe(200);
       await upstream.connected;
       upstream.send(Buffer.alloc(1000, 1));
       await stream.waitForBytes(1000);
-      await sleep(1_000); // shorter than the idle timeout: the stream must survive
+      await sleep(1_000); // a third of the idle timeout: the stream must survive
+      const lastSent = performance.now();
       upstream.send(Buffer.alloc(1000, 2));
-      await stream.waitForBytes(2000, 1_000);
-      const lastData = performance.now();
-      const ended = await Promise.race([stream.ended, sleep(5_000).then(() => Infinity)]);
-      expect(ended - lastData).toBeGreaterThanOrEqual(1_400);
-      expect(ended - lastData).toBeLessThan(1_500 + 1_000);
-      await until(() => upstream.open === 0, 1_000);
+      await stream.waitForBytes(2000);
+      // Then nothing: only the idle timeout can end it, and not before its time (100 ms for timer
+      // rounding; a busy machine can only make the end later).
+      const ended = await stream.ended;
+      expect(ended - lastSent).toBeGreaterThanOrEqual(IDLE_MS - 100);
+      await until(() => upstream.open === 0);
       expect(upstream.open).toBe(0);
       expect(app.streams.activeListeners).toBe(0);
     });
 
-    it('ends the listener within 1 s when the upstream ends or resets mid-stream, and stays healthy', async () => {
+    it('ends the listener when the upstream ends or resets mid-stream, and stays healthy', async () => {
       for (const how of ['end', 'reset'] as const) {
         const upstream = await scripted(kind);
-        const app = await appFor(upstream.port);
+        // Never idle: the response can end only because the upstream did.
+        const app = await appFor(upstream.port, { idleTimeoutMs: NEVER_IDLE_MS });
         const stream = await openStream(`${app.url}${STREAM}`);
         await upstream.connected;
         upstream.send(Buffer.alloc(4096, 1));
         await stream.waitForBytes(4096);
-        const t0 = performance.now();
         if (how === 'end') upstream.end();
         else upstream.reset();
-        const ended = await Promise.race([stream.ended, sleep(3_000).then(() => Infinity)]);
-        expect(ended - t0, how).toBeLessThan(1_000);
+        await stream.ended;
         expect(stream.received(), how).toBe(4096);
         expect((await fetchAll(`${app.url}/healthz`)).status).toBe(200);
         expect(app.streams.activeListeners).toBe(0);
@@ -394,20 +396,19 @@ describe('streaming', () => {
     });
   });
 
-  it('releases the upstream connection at once when the listener leaves', async () => {
+  it('releases the upstream connection when the listener leaves', async () => {
     const upstream = await fake((_req, res) => {
       audioHeaders(res);
       res.write(Buffer.alloc(1024, 1));
     });
-    const app = await appFor(upstream.port);
+    // Never idle: only the listener leaving can release the upstream.
+    const app = await appFor(upstream.port, { idleTimeoutMs: NEVER_IDLE_MS });
     const stream = await openStream(`${app.url}${STREAM}`);
     await stream.waitForBytes(1024);
     expect(upstream.open).toBe(1);
-    const t0 = performance.now();
     stream.destroy();
-    await until(() => upstream.open === 0, 2_000);
+    await until(() => upstream.open === 0);
     expect(upstream.open).toBe(0);
-    expect(performance.now() - t0).toBeLessThan(1_000);
   });
 
   it('is not cut by the server request timeout', async () => {
@@ -421,10 +422,13 @@ describe('streaming', () => {
     app.server.requestTimeout = 1_000;
     app.server.headersTimeout = 1_000;
     const stream = await openStream(`${app.url}${STREAM}`);
-    await sleep(2_500);
-    expect(stream.received()).toBeGreaterThan(30_000);
     let ended = false;
     void stream.ended.then(() => (ended = true));
+    // Well past the request timeout and the server's 1 s sweep that enforces it (a busy machine only
+    // makes the wait longer): the stream is still open and still flowing.
+    await sleep(3_000);
+    expect(ended).toBe(false);
+    await stream.waitForBytes(stream.received() + 1);
     expect(ended).toBe(false);
     stream.destroy();
   });

@@ -1,12 +1,45 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+/**
+ * The built server (dist/server/main.js) as its own process on 127.0.0.1, exactly as `npm start`
+ * runs it: for the integration tests, the load suite and the benchmarks. Optionally pinned to one
+ * CPU (benchmarks), its JSON log kept in memory (tests) or written to a file (under load a pipe read
+ * into memory would grow with every request).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
+export const SERVER_ENTRY = 'dist/server/main.js';
+export const TASKSET = existsSync('/usr/bin/taskset') ? '/usr/bin/taskset' : null;
+/** Only stops a hung start: the server is healthy in well under a second on an idle machine. */
+const HEALTHY_WITHIN_MS = 60_000;
+/** After SIGTERM the server exits by itself within its shutdown timeout (8 s) plus 1 s; then SIGKILL. */
+const KILL_AFTER_MS = 15_000;
+
 export interface AppProcess {
+  name: string;
+  pid: number;
   url: string;
   port: number;
   child: ChildProcess;
-  logs: string[];
+  /** Log lines so far (read from the log file when there is one). */
+  readonly logs: string[];
+  /** The JSON log lines, parsed. */
+  logLines(): Array<Record<string, unknown>>;
+  /** Resolves with the exit code (null when killed by a signal). */
+  exited: Promise<number | null>;
+  alive(): boolean;
+  /** Resident memory now, in KB (from /proc). */
+  rssKb(): number;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export interface AppProcessOptions {
+  /** Names the process in messages (default "app"). */
+  name?: string;
+  /** Append the server's stdout and stderr to this file instead of keeping them in memory. */
+  logFile?: string;
+  /** Pin the server to this CPU with taskset (benchmarks). */
+  cpu?: number;
 }
 
 /** A free TCP port on 127.0.0.1 (the OS picks it; we release it and hand it on). */
@@ -22,51 +55,94 @@ export function freePort(): Promise<number> {
   });
 }
 
-/**
- * Starts the built server (dist/server/main.js) as its own process on 127.0.0.1,
- * exactly as `npm start` would, and waits for /healthz.
- */
-export async function startApp(env: Record<string, string> = {}): Promise<AppProcess> {
-  const port = env.PORT ? Number(env.PORT) : await freePort();
-  const logs: string[] = [];
-  const child = spawn(process.execPath, ['dist/server/main.js'], {
-    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const onData = (chunk: Buffer) => logs.push(...chunk.toString().split('\n').filter(Boolean));
-  child.stdout?.on('data', onData);
-  child.stderr?.on('data', onData);
-  const url = `http://127.0.0.1:${port}`;
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+export function requireBuild(): void {
+  if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run "npm run build" first`);
+}
 
-  const deadline = Date.now() + 15_000;
+/** Starts the built server with `env` on top of this process's environment and waits for /healthz. */
+export async function startApp(env: Record<string, string> = {}, options: AppProcessOptions = {}): Promise<AppProcess> {
+  requireBuild();
+  const name = options.name ?? 'app';
+  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const fullEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    ...env,
+    PORT: String(port),
+  };
+  const node = [process.execPath, SERVER_ENTRY];
+  // taskset execs node: the child's pid is the server's.
+  const [command, ...args] =
+    options.cpu !== undefined && TASKSET ? [TASKSET, '-c', String(options.cpu), ...node] : node;
+
+  const memory: string[] = [];
+  let child: ChildProcess;
+  if (options.logFile) {
+    const fd = openSync(options.logFile, 'a');
+    child = spawn(command!, args, { env: fullEnv, stdio: ['ignore', fd, fd] });
+    closeSync(fd);
+  } else {
+    child = spawn(command!, args, { env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const keep = (chunk: Buffer) => memory.push(...chunk.toString().split('\n').filter(Boolean));
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+  }
+  const logFile = options.logFile;
+  const lines = (): string[] => (logFile ? readFileSync(logFile, 'utf8').split('\n').filter(Boolean) : memory);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const alive = () => child.exitCode === null && child.signalCode === null;
+  const url = `http://127.0.0.1:${port}`;
+
+  const deadline = Date.now() + HEALTHY_WITHIN_MS;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`app exited early (${child.exitCode}):\n${logs.join('\n')}`);
+    if (!alive()) throw new Error(`${name} exited early (${child.exitCode}):\n${lines().slice(-40).join('\n')}`);
     try {
-      const res = await fetch(`${url}/healthz`);
-      if (res.ok) break;
+      if ((await fetch(`${url}/healthz`)).ok) break;
     } catch {
       /* not listening yet */
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`app did not become healthy:\n${logs.join('\n')}`);
+      throw new Error(`${name} did not become healthy:\n${lines().slice(-40).join('\n')}`);
     }
     await new Promise((r) => setTimeout(r, 50));
   }
 
   return {
+    name,
+    pid: child.pid!,
     url,
     port,
     child,
-    logs,
+    get logs() {
+      return lines();
+    },
+    logLines: () =>
+      lines()
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+    exited,
+    alive,
+    rssKb: () => rssKb(child.pid!),
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
-      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      if (!alive()) return child.exitCode;
       child.kill(signal);
-      const timer = setTimeout(() => child.kill('SIGKILL'), 12_000);
+      const force = setTimeout(() => child.kill('SIGKILL'), KILL_AFTER_MS);
       const code = await exited;
-      clearTimeout(timer);
+      clearTimeout(force);
       return code;
     },
   };
+}
+
+/** VmRSS of a process in KB (0 once it is gone). */
+export function rssKb(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
 }

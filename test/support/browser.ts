@@ -1,5 +1,5 @@
 import { chromium, type Browser, type Page, type ConsoleMessage } from 'playwright-core';
-import { CHROMIUM_BASE_FLAGS, CHROMIUM_PATH } from '../../scripts/chromium.ts';
+import { CHROMIUM_BASE_FLAGS, CHROMIUM_PATH } from './chromium.ts';
 
 export { CHROMIUM_PATH };
 
@@ -19,6 +19,14 @@ export function collectConsoleProblems(page: Page): string[] {
   });
   page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
   return problems;
+}
+
+/**
+ * The problems a test must not see: all but the third-party loads the tests block on purpose
+ * (Chromium reports each as a console error) and any messages containing `alsoExpected`.
+ */
+export function ownProblems(problems: string[], ...alsoExpected: string[]): string[] {
+  return problems.filter((p) => !p.includes('net::ERR_BLOCKED_BY_CLIENT') && !alsoExpected.some((e) => p.includes(e)));
 }
 
 /** Third-party hosts cannot be reached here: fail them at once so pages do not wait on them. */

@@ -67,6 +67,10 @@ async function terminate(proc: Managed, graceMs = 5_000): Promise<void> {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits (for a mount, a listener count, the server) only stop a hung test; they return as soon as the state is reached. */
+const WAIT_LIMIT_MS = 30_000;
+/** One status request; a busy machine answers in milliseconds. */
+const PROBE_LIMIT_MS = 10_000;
 
 async function waitFor<T>(
   what: string,
@@ -235,7 +239,7 @@ async function startIcecastOnce(options: IcecastOptions): Promise<Icecast> {
   const url = `http://127.0.0.1:${port}`;
 
   const status = async (): Promise<IcecastSource[]> => {
-    const res = await fetch(`${url}/status-json.xsl`, { signal: AbortSignal.timeout(2_000) });
+    const res = await fetch(`${url}/status-json.xsl`, { signal: AbortSignal.timeout(PROBE_LIMIT_MS) });
     const body = (await res.json()) as { icestats?: { source?: unknown } };
     const raw = body.icestats?.source;
     const list = (Array.isArray(raw) ? raw : raw ? [raw] : []) as {
@@ -254,10 +258,10 @@ async function startIcecastOnce(options: IcecastOptions): Promise<Icecast> {
     'Icecast to answer',
     async () => {
       if (proc.child.exitCode !== null) throw new Error('exited');
-      const res = await fetch(`${url}/status-json.xsl`, { signal: AbortSignal.timeout(1_000) });
+      const res = await fetch(`${url}/status-json.xsl`, { signal: AbortSignal.timeout(PROBE_LIMIT_MS) });
       return res.ok ? true : undefined;
     },
-    10_000,
+    WAIT_LIMIT_MS,
     proc.logs,
   ).catch(async (error: Error) => {
     await terminate(proc);
@@ -278,21 +282,21 @@ async function startIcecastOnce(options: IcecastOptions): Promise<Icecast> {
       if (!source) throw new Error(`mount ${mount} is not on the air`);
       return source.listeners;
     },
-    async waitForMount(mount = '/stream', timeoutMs = 10_000) {
+    async waitForMount(mount = '/stream', timeoutMs = WAIT_LIMIT_MS) {
       await waitFor(
         `mount ${mount}`,
         async () => ((await status()).some((s) => s.mount === mount) ? true : undefined),
         timeoutMs,
       );
     },
-    async waitForMountGone(mount = '/stream', timeoutMs = 10_000) {
+    async waitForMountGone(mount = '/stream', timeoutMs = WAIT_LIMIT_MS) {
       await waitFor(
         `mount ${mount} to go`,
         async () => ((await status()).some((s) => s.mount === mount) ? undefined : true),
         timeoutMs,
       );
     },
-    async waitForListeners(count, mount = '/stream', timeoutMs = 5_000) {
+    async waitForListeners(count, mount = '/stream', timeoutMs = WAIT_LIMIT_MS) {
       let last = -1;
       try {
         await waitFor(
@@ -352,7 +356,7 @@ export async function startEzstream(ice: Icecast, options: EzstreamOptions = {})
         if (proc.child.exitCode !== null) throw new Error(`ezstream exited:\n${proc.logs.join('\n')}`);
         return (await ice.sources()).some((s) => s.mount === mount) ? true : undefined;
       },
-      10_000,
+      WAIT_LIMIT_MS,
       proc.logs,
     );
   } catch (error) {

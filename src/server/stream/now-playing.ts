@@ -29,7 +29,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 function cleanText(value: unknown): string | null {
   if (typeof value !== 'string' && typeof value !== 'number') return null;
   const text = String(value)
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
+    .replace(/\p{Cc}/gu, ' ') // control characters (C0, DEL, C1)
     .replace(/\s+/g, ' ')
     .trim();
   if (!text) return null;

@@ -44,6 +44,7 @@ function Html({ boot, children }: { boot: BootData; children: ReactNode }) {
         <script
           type="application/json"
           id={BOOT_ELEMENT_ID}
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON, not HTML; serializeForScript escapes "<" so it cannot close the element.
           dangerouslySetInnerHTML={{ __html: serializeForScript(boot) }}
         />
       </body>

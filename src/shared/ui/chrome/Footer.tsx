@@ -32,6 +32,7 @@ export function Footer() {
             Support Our Work
           </h2>
           <p>Quality local journalism depends on readers like you.</p>
+          {/* biome-ignore lint/a11y/useValidAnchor: the spec's Subscribe Now link goes nowhere (no subscription flow yet). */}
           <a href="#" className="button button--primary">
             Subscribe Now
           </a>

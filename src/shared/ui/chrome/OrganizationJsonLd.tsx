@@ -34,6 +34,7 @@ export function OrganizationJsonLd({ site }: { site: SiteConfig }) {
   return (
     <script
       type="application/ld+json"
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON, not HTML; serializeForScript escapes "<" so it cannot close the element.
       dangerouslySetInnerHTML={{ __html: serializeForScript(organizationJsonLd(site)) }}
     />
   );

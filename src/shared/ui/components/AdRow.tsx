@@ -12,11 +12,14 @@ export function AdRow({ row, widget }: { row: AdRowSpec; widget?: ReactNode }) {
     <div className="ad-row">
       {row.items.map((item, i) => {
         const className = isDesktopOnly(row, i) ? 'ad-row__item--desktop' : '';
+        // A row is fixed content: its boxes never move or change places, so their index is a stable key.
         return item.kind === 'widget' ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: fixed content (above)
           <div key={i} className={`ad-row__widget ${className}`}>
             {widget}
           </div>
         ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: fixed content (above)
           <AdSlot key={i} ad={item} className={className} />
         );
       })}

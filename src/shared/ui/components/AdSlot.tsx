@@ -19,6 +19,7 @@ export function AdSlot({ ad, className = '' }: { ad: AdSpec; className?: string 
           <span className="visually-hidden"> (opens in a new tab)</span>
         </a>
       ) : (
+        // biome-ignore lint/a11y/useValidAnchor: a placeholder like the spec's other unbuilt links (no advertising page yet).
         <a className="ad-slot__link" href="#">
           Advertise with us
         </a>

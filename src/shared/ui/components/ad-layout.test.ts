@@ -37,7 +37,7 @@ describe('ad rows by viewport (spec §4)', () => {
   it.each(rows)('%s: the phone boxes are the first ones, and only the rest are desktop-only', (_name, row) => {
     const mobile = visibleItems(row, 'mobile');
     expect(mobile).toEqual(row.items.slice(0, mobile.length));
-    row.items.forEach((_, i) => expect(isDesktopOnly(row, i)).toBe(i >= mobile.length));
+    for (const i of row.items.keys()) expect(isDesktopOnly(row, i)).toBe(i >= mobile.length);
   });
 
   it('terms: one banner on phones; banner, house widget, banner on desktop', () => {

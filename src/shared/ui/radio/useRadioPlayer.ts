@@ -39,10 +39,10 @@ export function useRadioPlayer(src: string): RadioPlayer {
   // Mutable control state read by media event handlers; `session` invalidates superseded play() calls.
   const ctl = useRef({ want: false, attempt: 0, session: 0, wasLive: false, retry: 0, stall: 0 });
 
-  const clearTimers = () => {
+  const clearTimers = useCallback(() => {
     window.clearTimeout(ctl.current.retry);
     window.clearTimeout(ctl.current.stall);
-  };
+  }, []);
 
   /** Stops and lets go of the connection (no src: the element stops loading). */
   const release = useCallback(() => {
@@ -57,7 +57,7 @@ export function useRadioPlayer(src: string): RadioPlayer {
       audio.removeAttribute('src');
       audio.load();
     }
-  }, []);
+  }, [clearTimers]);
 
   const fail = useCallback(
     (message: string) => {
@@ -107,7 +107,7 @@ export function useRadioPlayer(src: string): RadioPlayer {
     c.retry = window.setTimeout(() => {
       if (c.want) connect(false);
     }, delay);
-  }, [connect, fail]);
+  }, [connect, fail, clearTimers]);
 
   useEffect(() => {
     const audio = audioRef.current;

@@ -12,6 +12,7 @@ import { privacyPolicy } from '../src/shared/content/privacy.ts';
 import { termsAdBreaks, termsOfService } from '../src/shared/content/terms.ts';
 import { navSections } from '../src/shared/sections-nav.ts';
 import { testApp } from './support/test-app.ts';
+import { BROWSER_UA } from './support/http.ts';
 
 const env = {
   CONTACT_GENERAL_EMAIL: 'hello@ledger.test',
@@ -31,7 +32,6 @@ const env = {
   SPONSOR_GOOGLE_URL: 'https://search.ledger.test',
 };
 const app = testApp(env);
-const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36';
 
 /** React escapes text like this and separates adjacent text with <!-- -->, which we drop. */
 const esc = (s: string) =>

@@ -1,8 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/server/config.ts';
-import { ConfigError } from '../src/server/config-error.ts';
-import { defaultSite } from '../src/shared/site.ts';
+import { loadConfig } from './config.ts';
+import { ConfigError } from './config-error.ts';
+import { defaultSite } from '../shared/site.ts';
 
 describe('loadConfig', () => {
   it('has working defaults', () => {
@@ -60,18 +59,5 @@ describe('loadConfig', () => {
     expect(thrown).toBeInstanceOf(ConfigError);
     expect((thrown as ConfigError).variable).toBe(variable);
     expect((thrown as ConfigError).message).toContain(variable);
-  });
-});
-
-describe('the server process', () => {
-  it('refuses to start with a bad variable and says which and why', () => {
-    const run = spawnSync(process.execPath, ['dist/server/main.js'], {
-      env: { PATH: process.env.PATH, PORT: 'eighty' },
-      encoding: 'utf8',
-      timeout: 10_000,
-    });
-    expect(run.status).toBe(1);
-    expect(run.stderr).toContain('PORT');
-    expect(run.stderr).toContain('must be a whole number');
   });
 });

@@ -4,7 +4,7 @@
  * never disagree with Intl, and must answer most of the day.
  */
 import { describe, expect, it } from 'vitest';
-import { chicagoDateWithoutIntl, formatChicagoDate } from '../src/shared/date.ts';
+import { chicagoDateWithoutIntl, formatChicagoDate } from './date.ts';
 
 describe('chicagoDateWithoutIntl', () => {
   it('agrees with Intl at every quarter hour of two years, DST changes included, and answers 23 hours in 24', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/server/config.ts';
-import { ConfigError } from '../../src/server/config-error.ts';
-import { parseStreamConfig } from '../../src/server/stream/config.ts';
-import { requestedPort } from '../../src/server/stream/port-param.ts';
+import { loadConfig } from '../config.ts';
+import { ConfigError } from '../config-error.ts';
+import { parseStreamConfig } from './config.ts';
+import { requestedPort } from './port-param.ts';
 
 describe('parseStreamConfig', () => {
   it('defaults to the demo station, /stream, port 8076 and safe limits', () => {
