@@ -199,14 +199,16 @@ describe('/radio errors', () => {
     await card(page).getByRole('button', { name: 'Play', exact: true }).click();
     await expect.poll(() => alertText(page), { timeout: 10_000 }).toBe(UNAVAILABLE);
     expect(await card(page).getByRole('button', { name: 'Play', exact: true }).count()).toBe(1);
-    const color = await card(page).getByRole('alert').evaluate((el) => {
-      const probe = document.createElement('span');
-      probe.style.color = 'var(--color-error)';
-      el.append(probe);
-      const expected = getComputedStyle(probe).color;
-      probe.remove();
-      return { actual: getComputedStyle(el).color, expected };
-    });
+    const color = await card(page)
+      .getByRole('alert')
+      .evaluate((el) => {
+        const probe = document.createElement('span');
+        probe.style.color = 'var(--color-error)';
+        el.append(probe);
+        const expected = getComputedStyle(probe).color;
+        probe.remove();
+        return { actual: getComputedStyle(el).color, expected };
+      });
     expect(color.actual).toBe(color.expected);
     expect(color.actual).toBe('rgb(179, 38, 30)');
 
