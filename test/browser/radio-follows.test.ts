@@ -22,6 +22,8 @@ interface Listening {
   streamRequests: string[];
 }
 
+const UNAVAILABLE = 'Stream temporarily unavailable.';
+
 const card = (page: Page) => page.getByRole('region', { name: 'Live Radio' });
 const bar = (page: Page) => page.getByRole('region', { name: 'Radio player' });
 
@@ -278,4 +280,50 @@ describe('the radio follows the reader: real Icecast', () => {
     await bar(page).getByRole('button', { name: 'Pause', exact: true }).click();
     expect(await ice.waitForListeners(0)).toBe(0);
   }, 60_000);
+
+  it('the bar shows the error in red and announces it away from /radio; its next successful play clears it', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    await blockThirdParties(page, app.url);
+    await page.route('**/api/stream*', (route) => route.abort('connectionrefused'));
+    const hydrated = page.waitForResponse((res) => res.url().includes('/api/now-playing'));
+    await page.goto(`${app.url}/radio`, { waitUntil: 'load' });
+    await hydrated;
+    await card(page).getByRole('button', { name: 'Play', exact: true }).click();
+    await expect.poll(() => card(page).getByRole('alert').innerText(), { timeout: 10_000 }).toBe(UNAVAILABLE);
+    // On /radio the card announces it; the bar shows the same words without a second announcement.
+    await expect.poll(() => bar(page).locator('.player-bar__error').innerText()).toBe(UNAVAILABLE);
+    expect(await bar(page).getByRole('alert').count()).toBe(0);
+
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Privacy Policy' }).click();
+    await expect.poll(() => bar(page).getByRole('alert').innerText()).toBe(UNAVAILABLE);
+    const color = await bar(page)
+      .getByRole('alert')
+      .evaluate((el) => getComputedStyle(el).color);
+    expect(color).toBe('rgb(179, 38, 30)'); // --color-error, light theme
+
+    await page.unroute('**/api/stream*');
+    await bar(page).getByRole('button', { name: 'Play', exact: true }).click();
+    await expect.poll(() => bar(page).getByRole('alert').innerText(), { timeout: 15_000 }).toBe('');
+    await expect.poll(async () => (await audio(page)).currentTime, { timeout: 15_000 }).toBeGreaterThan(0.5);
+    await bar(page).getByRole('button', { name: 'Pause', exact: true }).click();
+  }, 60_000);
+
+  // Last: it stops and restarts the station's source.
+  it('reconnects after the station restarts while the visitor reads another page', async () => {
+    const { page, problems, streamRequests } = await startListening(browser, contexts, app);
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Terms of Service' }).click();
+    await expectStillPlaying(page, '/terms');
+
+    await source.stop();
+    // The stream ends; the player asks again by itself (a second request), then the station is back.
+    await expect.poll(() => streamRequests.length, { timeout: 30_000, interval: 100 }).toBeGreaterThan(1);
+    source = await startEzstream(ice);
+    expect(await ice.waitForListeners(1, '/stream', 40_000)).toBe(1);
+    await expectStillPlaying(page, '/terms');
+    expect(await bar(page).locator('.player-bar__error').innerText()).toBe('');
+    await bar(page).getByRole('button', { name: 'Pause', exact: true }).click();
+    expect(problems.filter((p) => !/Failed to load resource/.test(p))).toEqual([]);
+  }, 90_000);
 });
