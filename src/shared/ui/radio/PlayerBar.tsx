@@ -48,7 +48,7 @@ export function PlayerBar({ controller }: { controller: RadioController }) {
             {state.error ? null : <p className="player-bar__title">{title}</p>}
           </div>
           <Link to="/radio" className="player-bar__link">
-            Radio page
+            Radio<span className="player-bar__link-more"> page</span>
           </Link>
         </div>
       </section>
