@@ -11,6 +11,8 @@ import { matchRoutes, Outlet, useLocation, useRoutes, type RouteObject } from 'r
 import { pageById, pages, type PageEntry, type PageId } from './pages.ts';
 import { RouteHead } from './ui/chrome/RouteHead.tsx';
 import { SiteLayout } from './ui/chrome/SiteLayout.tsx';
+import { PlayerBarSlot } from './ui/radio/PlayerBarSlot.tsx';
+import { PlayerProvider } from './ui/radio/PlayerProvider.tsx';
 
 type PageModule = () => Promise<ComponentType>;
 
@@ -86,9 +88,13 @@ function Root() {
   useEffect(() => {
     if (!hash) window.scrollTo(0, 0);
   }, [pathname, hash]);
+  // The radio's player sits above every page (the not-found page too), so navigating never silences it.
   return (
-    <Suspense>
-      <Outlet />
-    </Suspense>
+    <PlayerProvider>
+      <Suspense>
+        <Outlet />
+      </Suspense>
+      <PlayerBarSlot />
+    </PlayerProvider>
   );
 }

@@ -1,7 +1,8 @@
-import { NOW_PLAYING_URL, STREAM_SRC } from '../radio/constants.ts';
+import { SPEC_NOW_PLAYING } from '../radio/constants.ts';
 import { MutedIcon, PauseIcon, PlayIcon, VolumeIcon } from '../radio/icons.tsx';
-import { useNowPlaying } from '../radio/useNowPlaying.ts';
-import { useRadioPlayer, type RadioPhase } from '../radio/useRadioPlayer.ts';
+import { listenersText } from '../radio/now-playing.ts';
+import { isListening, shownVolume, type RadioPhase } from '../radio/radio-player-logic.ts';
+import { useNowPlaying, useRadioController, useRadioState } from '../radio/useRadioPlayer.ts';
 
 const PHASE_TEXT: Record<RadioPhase, string> = {
   stopped: '',
@@ -10,13 +11,19 @@ const PHASE_TEXT: Record<RadioPhase, string> = {
   reconnecting: 'Reconnecting…',
 };
 
-const listenersText = (n: number) => `${n} ${n === 1 ? 'listener' : 'listeners'} tuned in`;
-
-/** /radio: the live player card and what is on air (SPEC: Radio). */
+/**
+ * /radio: the live player card and what is on air (SPEC: Radio). The card is
+ * one view of the site's player (the bar on every page is the other): the
+ * audio element and its state live above the routes, so leaving the page
+ * leaves the radio playing.
+ */
 export function RadioPage() {
-  const player = useRadioPlayer(STREAM_SRC);
-  const nowPlaying = useNowPlaying(NOW_PLAYING_URL, player.phase === 'live');
-  const volumePercent = Math.round(player.shownVolume * 100);
+  const controller = useRadioController();
+  const state = useRadioState(controller);
+  const nowPlaying = useNowPlaying(controller, true);
+  const send = controller?.send ?? (() => {});
+  const playing = isListening(state);
+  const volume = shownVolume(state);
 
   return (
     <div className="container page radio">
@@ -32,48 +39,45 @@ export function RadioPage() {
           <button
             type="button"
             className="radio-card__play"
-            aria-label={player.playing ? 'Pause' : 'Play'}
-            onClick={player.togglePlay}
+            aria-label={playing ? 'Pause' : 'Play'}
+            onClick={() => send({ type: 'toggle' })}
           >
-            {player.playing ? <PauseIcon /> : <PlayIcon />}
+            {playing ? <PauseIcon /> : <PlayIcon />}
           </button>
           <button
             type="button"
             className="icon-button radio-card__mute"
-            aria-label={player.muted ? 'Unmute' : 'Mute'}
-            onClick={player.toggleMute}
+            aria-label={state.muted ? 'Unmute' : 'Mute'}
+            onClick={() => send({ type: 'toggle-mute' })}
           >
-            {player.muted ? <MutedIcon /> : <VolumeIcon />}
+            {state.muted ? <MutedIcon /> : <VolumeIcon />}
           </button>
           <input
             type="range"
             className="radio-card__volume"
             aria-label="Volume"
-            aria-valuetext={`${volumePercent}%`}
+            aria-valuetext={`${Math.round(volume * 100)}%`}
             min={0}
             max={1}
             step={0.01}
-            value={player.shownVolume}
-            onChange={player.onVolumeInput}
+            value={volume}
+            onChange={(event) => send({ type: 'set-volume', volume: Number(event.currentTarget.value) })}
           />
-          <p className="radio-card__phase" role="status" data-phase={player.phase}>
-            {PHASE_TEXT[player.phase]}
+          <p className="radio-card__phase" role="status" data-phase={state.phase}>
+            {PHASE_TEXT[state.phase]}
           </p>
         </div>
 
         <p className="radio-card__error" role="alert">
-          {player.error}
+          {state.error}
         </p>
-        {/* No src until the first play: nothing is fetched before the visitor asks (the player sets it). */}
-        <audio ref={player.audioRef} preload="none" crossOrigin="anonymous" />
       </section>
 
       <section className="now-playing" aria-labelledby="now-playing-title">
         <h2 id="now-playing-title">Now Playing</h2>
-        <p className="now-playing__title">{nowPlaying?.title ?? 'Live programming from our station stream'}</p>
-        <p className="now-playing__listeners">
-          {nowPlaying?.listeners != null ? listenersText(nowPlaying.listeners) : ''}
-        </p>
+        <p className="now-playing__programme">{SPEC_NOW_PLAYING}</p>
+        <p className="now-playing__title">{nowPlaying?.title ?? ''}</p>
+        <p className="now-playing__listeners">{listenersText(nowPlaying)}</p>
         <p className="now-playing__tip">
           If audio doesn't start, click play. Some browsers block autoplay with sound until you interact.
         </p>

@@ -1,8 +1,21 @@
 /** The radio's fixed texts and numbers (SPEC §7, §8, §9). */
 export const STREAM_PORT = 8076;
-export const STREAM_SRC = `/api/stream?port=${STREAM_PORT}`;
-export const NOW_PLAYING_URL = `/api/now-playing?port=${STREAM_PORT}`;
 export const DEFAULT_VOLUME = 0.9;
 
 export const PLAY_FAILED = 'Unable to start playback. Please try again.';
 export const STREAM_UNAVAILABLE = 'Stream temporarily unavailable.';
+/** What the player calls the programme when the station names none. */
+export const DEFAULT_TITLE = 'Live Radio';
+export const SPEC_NOW_PLAYING = 'Live programming from our station stream';
+
+export interface StreamUrls {
+  /** The audio source (SPEC §7: /api/stream with the port). */
+  stream: string;
+  /** The station's current title and listener count. */
+  nowPlaying: string;
+}
+
+/** The one place the radio's URLs are built from the stream port. */
+export function streamUrls(port: number = STREAM_PORT): StreamUrls {
+  return { stream: `/api/stream?port=${port}`, nowPlaying: `/api/now-playing?port=${port}` };
+}

@@ -1,0 +1,57 @@
+import { Link, useLocation } from 'react-router-dom';
+import { MutedIcon, PauseIcon, PlayIcon, VolumeIcon } from './icons.tsx';
+import { onAirTitle } from './now-playing.ts';
+import type { RadioController } from './radio-controller.ts';
+import { isListening } from './radio-player-logic.ts';
+import { useNowPlaying, useRadioState } from './useRadioPlayer.ts';
+
+/**
+ * The compact player on every page from the first play: play/pause, mute, the
+ * station and what is on air, and the way back to /radio. Fixed to the bottom
+ * of the viewport; the spacer after the page's content reserves its height, so
+ * nothing is hidden beneath it and nothing above it moves when it appears.
+ */
+export function PlayerBar({ controller }: { controller: RadioController }) {
+  const state = useRadioState(controller);
+  const title = onAirTitle(useNowPlaying(controller));
+  // On /radio the card's own alert already announces the error; one announcement is enough.
+  const onRadioPage = useLocation().pathname === '/radio';
+  const playing = isListening(state);
+  const { send } = controller;
+
+  return (
+    <>
+      <div className="player-bar-spacer" />
+      <section className="player-bar" aria-label="Radio player">
+        <div className="player-bar__inner container">
+          <button
+            type="button"
+            className="player-bar__play"
+            aria-label={playing ? 'Pause' : 'Play'}
+            onClick={() => send({ type: 'toggle' })}
+          >
+            {playing ? <PauseIcon /> : <PlayIcon />}
+          </button>
+          <button
+            type="button"
+            className="icon-button player-bar__mute"
+            aria-label={state.muted ? 'Unmute' : 'Mute'}
+            onClick={() => send({ type: 'toggle-mute' })}
+          >
+            {state.muted ? <MutedIcon /> : <VolumeIcon />}
+          </button>
+          <div className="player-bar__text">
+            {state.error ? null : <p className="player-bar__station">{controller.station}</p>}
+            <p className="player-bar__error" role={onRadioPage ? undefined : 'alert'}>
+              {state.error}
+            </p>
+            {state.error ? null : <p className="player-bar__title">{title}</p>}
+          </div>
+          <Link to="/radio" className="player-bar__link">
+            Radio<span className="player-bar__link-more"> page</span>
+          </Link>
+        </div>
+      </section>
+    </>
+  );
+}

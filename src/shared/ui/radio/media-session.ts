@@ -1,0 +1,47 @@
+/**
+ * The lock screen, a headset button and the keyboard's media keys control our
+ * radio through the Media Session API. Loaded on the first play (it matters
+ * only from then on) and bound for the rest of the page's life.
+ * https://w3c.github.io/mediasession/
+ */
+import { onAirTitle } from './now-playing.ts';
+import type { RadioController } from './radio-controller.ts';
+import { isListening } from './radio-player-logic.ts';
+
+/** The site's icons in the sizes the web app manifest lists (public/manifest.webmanifest). */
+const ARTWORK: MediaImage[] = [
+  { src: '/icon-192.png', sizes: '192x192', type: 'image/png' },
+  { src: '/icon-512.png', sizes: '512x512', type: 'image/png' },
+  { src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml' },
+];
+
+export function bindMediaSession(controller: RadioController): void {
+  if (typeof navigator === 'undefined' || !('mediaSession' in navigator)) return;
+  const session = navigator.mediaSession;
+  const handlers: [MediaSessionAction, () => void][] = [
+    ['play', () => controller.send({ type: 'play' })],
+    ['pause', () => controller.send({ type: 'pause' })],
+    // A live stream has nothing to return to: stop is pause (which also lets go of the connection).
+    ['stop', () => controller.send({ type: 'pause' })],
+  ];
+  for (const [action, handler] of handlers) {
+    try {
+      session.setActionHandler(action, handler);
+    } catch {
+      /* an action this browser does not support */
+    }
+  }
+
+  let title = '';
+  const update = () => {
+    const nextTitle = onAirTitle(controller.nowPlaying.getSnapshot());
+    if (nextTitle !== title || !session.metadata) {
+      title = nextTitle;
+      session.metadata = new MediaMetadata({ title, artist: controller.station, artwork: ARTWORK });
+    }
+    session.playbackState = isListening(controller.getSnapshot()) ? 'playing' : 'paused';
+  };
+  controller.subscribe(update);
+  controller.nowPlaying.subscribe(update);
+  update();
+}

@@ -1,0 +1,150 @@
+/**
+ * The radio's imperative shell: binds the pure rules (radio-player-logic.ts)
+ * to the one audio element the PlayerProvider owns, to timers and to the
+ * now-playing poller, and hands its state to React as an external store, so
+ * the /radio card and the player bar are two views of one state. Created once
+ * per page load (by the /radio page), it outlives every route change.
+ */
+import type { StreamUrls } from './constants.ts';
+import { createNowPlaying, type NowPlayingStore } from './now-playing.ts';
+import {
+  initialRadioState,
+  isListening,
+  transition,
+  type RadioCommand,
+  type RadioEffect,
+  type RadioEvent,
+  type RadioState,
+} from './radio-player-logic.ts';
+
+export interface RadioController {
+  subscribe(listener: () => void): () => void;
+  getSnapshot(): RadioState;
+  send(command: RadioCommand): void;
+  nowPlaying: NowPlayingStore;
+  /** The station's name (the masthead): the bar and the lock screen show it. */
+  station: string;
+}
+
+export interface RadioControllerOptions {
+  urls: StreamUrls;
+  station: string;
+}
+
+/** After playback starts, ask what is on air once the server's few-second cache has passed, so the count includes us. */
+const NOW_PLAYING_AFTER_START_MS = 6_000;
+
+export function createRadioController(
+  audio: HTMLAudioElement,
+  { urls, station }: RadioControllerOptions,
+): RadioController {
+  let state = initialRadioState;
+  let retryTimer = 0;
+  let stallTimer = 0;
+  let releaseNowPlaying: (() => void) | null = null;
+  const listeners = new Set<() => void>();
+  const nowPlaying = createNowPlaying(urls.nowPlaying);
+
+  const perform = (effect: RadioEffect): void => {
+    switch (effect.type) {
+      case 'connect': {
+        const { session } = effect;
+        // Assigning src (even the same one) starts a new request: the live edge, not an old buffer.
+        audio.src = urls.stream;
+        audio.play().then(
+          () => dispatch({ type: 'play-resolved', session }),
+          () => dispatch({ type: 'play-rejected', session, mediaError: audio.error !== null }),
+        );
+        return;
+      }
+      case 'release':
+        audio.pause();
+        if (audio.hasAttribute('src')) {
+          audio.removeAttribute('src');
+          audio.load(); // no source: the element stops loading and closes the connection
+        }
+        return;
+      case 'clear-timers':
+        window.clearTimeout(retryTimer);
+        window.clearTimeout(stallTimer);
+        return;
+      case 'start-retry-timer':
+        window.clearTimeout(retryTimer);
+        retryTimer = window.setTimeout(() => dispatch({ type: 'retry-due', session: effect.session }), effect.delayMs);
+        return;
+      case 'start-stall-timer':
+        window.clearTimeout(stallTimer);
+        stallTimer = window.setTimeout(() => dispatch({ type: 'stall-timeout' }), effect.delayMs);
+        return;
+      case 'clear-stall-timer':
+        window.clearTimeout(stallTimer);
+        return;
+    }
+  };
+
+  function dispatch(event: RadioEvent): void {
+    const before = state;
+    const next = transition(state, event);
+    state = next.state;
+    // Effects run synchronously, so play() is still inside the click (or media key) that asked for it.
+    for (const effect of next.effects) perform(effect);
+    if (state === before) return;
+    audio.volume = state.volume;
+    audio.muted = state.muted;
+    follow(before, state);
+    for (const listener of listeners) listener();
+  }
+
+  /** What follows a change of phase beyond the element: the poller while listening, the Media Session from the first play. */
+  function follow(before: RadioState, after: RadioState): void {
+    if (isListening(after) && !releaseNowPlaying) releaseNowPlaying = nowPlaying.retain();
+    if (!isListening(after) && releaseNowPlaying) {
+      releaseNowPlaying();
+      releaseNowPlaying = null;
+    }
+    if (after.phase === 'live' && before.phase !== 'live') nowPlaying.refreshIn(NOW_PLAYING_AFTER_START_MS);
+    if (after.started && !before.started) {
+      import('./media-session.ts').then(
+        (m) => m.bindMediaSession(controller),
+        () => {
+          /* chunk unreachable (offline): the page's own controls still work */
+        },
+      );
+    }
+  }
+
+  const on: [string, () => void][] = [
+    ['playing', () => dispatch({ type: 'playing' })],
+    ['waiting', () => dispatch({ type: 'waiting' })],
+    ['stalled', () => dispatch({ type: 'waiting' })],
+    ['timeupdate', () => dispatch({ type: 'progress' })],
+    ['ended', () => dispatch({ type: 'ended' })],
+    ['error', () => dispatch({ type: 'media-error' })],
+    [
+      'pause',
+      () => {
+        // Paused from outside (the OS, a headset)? Decide once the event's task has settled: our own pauses,
+        // the end of the stream and errors change the session or leave `ended` / `error` behind.
+        const session = state.session;
+        window.setTimeout(() => {
+          if (audio.paused && !audio.ended && audio.error === null) dispatch({ type: 'paused-externally', session });
+        }, 0);
+      },
+    ],
+  ];
+  for (const [name, fn] of on) audio.addEventListener(name, fn);
+  audio.volume = state.volume;
+  audio.muted = state.muted;
+
+  const controller: RadioController = {
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    getSnapshot: () => state,
+    send: dispatch,
+    nowPlaying,
+    station,
+  };
+  return controller;
+}

@@ -1,0 +1,255 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_VOLUME, PLAY_FAILED, STREAM_UNAVAILABLE, streamUrls } from './constants.ts';
+import { listenersText, onAirTitle, parseNowPlaying } from './now-playing.ts';
+import {
+  initialRadioState,
+  reconnectDelay,
+  RETRY_MS,
+  shownVolume,
+  STALL_MS,
+  transition,
+  type RadioEvent,
+  type RadioState,
+} from './radio-player-logic.ts';
+
+const mid = () => 0.5; // no jitter: exactly the backoff step
+
+/** Runs events from a state; returns the last transition and every effect on the way. */
+function run(state: RadioState, ...events: RadioEvent[]) {
+  let current = state;
+  const effects = [];
+  for (const event of events) {
+    const next = transition(current, event, mid);
+    current = next.state;
+    effects.push(...next.effects);
+  }
+  return { state: current, effects };
+}
+
+const playing = (): RadioState => run(initialRadioState, { type: 'play' }, { type: 'playing' }).state;
+
+describe('radio: before the first play', () => {
+  it('is stopped at volume 0.9, unmuted, with no error, and has asked for nothing', () => {
+    expect(initialRadioState).toMatchObject({
+      phase: 'stopped',
+      volume: 0.9,
+      muted: false,
+      error: null,
+      started: false,
+    });
+    expect(DEFAULT_VOLUME).toBe(0.9);
+  });
+
+  it('builds the stream URL from the port (8076 by default)', () => {
+    expect(streamUrls().stream).toBe('/api/stream?port=8076');
+    expect(streamUrls(9000)).toEqual({ stream: '/api/stream?port=9000', nowPlaying: '/api/now-playing?port=9000' });
+  });
+});
+
+describe('radio: play and pause', () => {
+  it('play connects (a new session), marks the player started, and goes live on playing', () => {
+    const t = transition(initialRadioState, { type: 'play' }, mid);
+    expect(t.state).toMatchObject({ phase: 'connecting', started: true, session: 1 });
+    expect(t.effects).toEqual([{ type: 'clear-timers' }, { type: 'connect', session: 1 }]);
+    const live = transition(t.state, { type: 'playing' }, mid);
+    expect(live.state.phase).toBe('live');
+    expect(live.effects).toEqual([{ type: 'clear-stall-timer' }]);
+  });
+
+  it('toggle plays when stopped and pauses when listening; pause releases the connection', () => {
+    const started = transition(initialRadioState, { type: 'toggle' }, mid);
+    expect(started.state.phase).toBe('connecting');
+    const paused = transition(playing(), { type: 'toggle' }, mid);
+    expect(paused.state).toMatchObject({ phase: 'stopped', started: true });
+    expect(paused.effects).toEqual([{ type: 'clear-timers' }, { type: 'release' }]);
+    // The next play is a fresh connection (the live edge).
+    const again = transition(paused.state, { type: 'play' }, mid);
+    expect(again.effects).toContainEqual({ type: 'connect', session: paused.state.session + 1 });
+  });
+
+  it('play while listening and pause while stopped change nothing (media keys may repeat)', () => {
+    const live = playing();
+    expect(transition(live, { type: 'play' }, mid)).toEqual({ state: live, effects: [] });
+    const stopped = run(live, { type: 'pause' }).state;
+    expect(transition(stopped, { type: 'pause' }, mid).effects).toEqual([]);
+  });
+
+  it('the answer of a superseded play() is ignored', () => {
+    const first = run(initialRadioState, { type: 'play' }).state;
+    const second = run(first, { type: 'pause' }, { type: 'play' }).state;
+    const late = transition(second, { type: 'play-rejected', session: first.session, mediaError: false }, mid);
+    expect(late).toEqual({ state: second, effects: [] });
+  });
+});
+
+describe('radio: errors', () => {
+  it("a refused play shows 'Unable to start playback…' and stops", () => {
+    const connecting = run(initialRadioState, { type: 'play' }).state;
+    const t = transition(connecting, { type: 'play-rejected', session: connecting.session, mediaError: false }, mid);
+    expect(t.state).toMatchObject({ phase: 'stopped', error: PLAY_FAILED });
+    expect(t.effects).toEqual([{ type: 'clear-timers' }, { type: 'release' }]);
+  });
+
+  it('a refusal caused by a media error is left to the error event', () => {
+    const connecting = run(initialRadioState, { type: 'play' }).state;
+    expect(
+      transition(connecting, { type: 'play-rejected', session: connecting.session, mediaError: true }, mid).state,
+    ).toBe(connecting);
+  });
+
+  it("a stream that fails before it ever played shows 'Stream temporarily unavailable.'", () => {
+    const t = run(initialRadioState, { type: 'play' }, { type: 'media-error' });
+    expect(t.state).toMatchObject({ phase: 'stopped', error: STREAM_UNAVAILABLE });
+  });
+
+  it('the error stays through the next connect and clears when that play succeeds', () => {
+    const failed = run(initialRadioState, { type: 'play' }, { type: 'media-error' }).state;
+    const retrying = run(failed, { type: 'play' }).state;
+    expect(retrying.error).toBe(STREAM_UNAVAILABLE);
+    expect(run(retrying, { type: 'play-resolved', session: retrying.session }).state.error).toBeNull();
+    expect(run(retrying, { type: 'playing' }).state.error).toBeNull();
+  });
+
+  it('a pause attempt clears the error, whether connecting or already stopped', () => {
+    const failed = run(initialRadioState, { type: 'play' }, { type: 'media-error' }).state;
+    expect(run(failed, { type: 'pause' }).state.error).toBeNull();
+    const connecting = run(failed, { type: 'play' }).state;
+    expect(run(connecting, { type: 'toggle' }).state).toMatchObject({ phase: 'stopped', error: null });
+  });
+
+  it('media events while stopped change nothing', () => {
+    const stopped = run(playing(), { type: 'pause' }).state;
+    for (const type of ['playing', 'ended', 'media-error', 'stall-timeout'] as const) {
+      expect(transition(stopped, { type }, mid)).toEqual({ state: stopped, effects: [] });
+    }
+  });
+});
+
+describe('radio: volume and mute', () => {
+  it('mute toggles; the shown volume is 0 while muted and the chosen one comes back', () => {
+    const muted = run(initialRadioState, { type: 'toggle-mute' }).state;
+    expect(muted.muted).toBe(true);
+    expect(shownVolume(muted)).toBe(0);
+    const unmuted = run(muted, { type: 'toggle-mute' }).state;
+    expect(unmuted.muted).toBe(false);
+    expect(shownVolume(unmuted)).toBe(0.9);
+  });
+
+  it('a volume above 0 while muted unmutes; 0 keeps it muted', () => {
+    const muted = run(initialRadioState, { type: 'toggle-mute' }).state;
+    expect(run(muted, { type: 'set-volume', volume: 0.01 }).state).toMatchObject({ muted: false, volume: 0.01 });
+    expect(run(muted, { type: 'set-volume', volume: 0 }).state).toMatchObject({ muted: true, volume: 0 });
+  });
+
+  it('unmuting at volume 0 brings back the default volume', () => {
+    const silent = run(initialRadioState, { type: 'set-volume', volume: 0 }, { type: 'toggle-mute' }).state;
+    expect(run(silent, { type: 'toggle-mute' }).state).toMatchObject({ muted: false, volume: DEFAULT_VOLUME });
+  });
+
+  it('keeps the volume within 0–1', () => {
+    expect(run(initialRadioState, { type: 'set-volume', volume: 1.5 }).state.volume).toBe(1);
+    expect(run(initialRadioState, { type: 'set-volume', volume: -1 }).state.volume).toBe(0);
+    expect(run(initialRadioState, { type: 'set-volume', volume: Number.NaN }).state.volume).toBe(0);
+  });
+
+  it('volume and mute work the same while playing and leave the connection alone', () => {
+    const t = transition(playing(), { type: 'set-volume', volume: 0.3 }, mid);
+    expect(t.state).toMatchObject({ phase: 'live', volume: 0.3 });
+    expect(t.effects).toEqual([]);
+  });
+});
+
+describe('radio: reconnect policy', () => {
+  it('waits 1, 2, 4, 8 and 15 s ± 25 % between attempts', () => {
+    expect(RETRY_MS).toEqual([1_000, 2_000, 4_000, 8_000, 15_000]);
+    expect(reconnectDelay(0, () => 0)).toBe(750);
+    expect(reconnectDelay(0, () => 0.5)).toBe(1_000);
+    expect(reconnectDelay(4, () => 0.999_999)).toBeCloseTo(18_750, 0);
+    expect(reconnectDelay(5, mid)).toBeNull();
+  });
+
+  it('a live stream that ends reconnects after a wait, without an error, and is live again on playing', () => {
+    const ended = transition(playing(), { type: 'ended' }, mid);
+    expect(ended.state).toMatchObject({ phase: 'reconnecting', attempt: 1, error: null });
+    expect(ended.effects).toEqual([
+      { type: 'clear-timers' },
+      { type: 'start-retry-timer', session: ended.state.session, delayMs: 1_000 },
+    ]);
+    const due = transition(ended.state, { type: 'retry-due', session: ended.state.session }, mid);
+    expect(due.effects).toEqual([{ type: 'connect', session: ended.state.session + 1 }]);
+    expect(due.state.phase).toBe('reconnecting');
+    const back = run(due.state, { type: 'playing' }).state;
+    expect(back).toMatchObject({ phase: 'live', attempt: 0, error: null });
+  });
+
+  it('an error after the stream played reconnects rather than failing', () => {
+    expect(run(playing(), { type: 'media-error' }).state).toMatchObject({ phase: 'reconnecting', error: null });
+  });
+
+  it('a refused play during a retry is left to the element (no play-failed message)', () => {
+    const due = run(playing(), { type: 'ended' });
+    const retry = run(due.state, { type: 'retry-due', session: due.state.session }).state;
+    expect(
+      transition(retry, { type: 'play-rejected', session: retry.session, mediaError: false }, mid).state.error,
+    ).toBeNull();
+  });
+
+  it('gives up with the unavailable message after five failed attempts', () => {
+    let state = run(playing(), { type: 'ended' }).state;
+    const delays: number[] = [];
+    for (let i = 0; i < 10 && state.phase === 'reconnecting'; i++) {
+      state = run(state, { type: 'retry-due', session: state.session }).state;
+      const next = transition(state, { type: 'media-error' }, mid);
+      for (const e of next.effects) if (e.type === 'start-retry-timer') delays.push(e.delayMs);
+      state = next.state;
+    }
+    expect(delays).toEqual([2_000, 4_000, 8_000, 15_000]);
+    expect(state).toMatchObject({ phase: 'stopped', error: STREAM_UNAVAILABLE });
+  });
+
+  it('a retry that falls due after a pause or a newer attempt does nothing', () => {
+    const waiting = run(playing(), { type: 'ended' }).state;
+    const paused = run(waiting, { type: 'pause' }).state;
+    expect(transition(paused, { type: 'retry-due', session: waiting.session }, mid).effects).toEqual([]);
+    const again = run(waiting, { type: 'ended' }).state;
+    expect(transition(again, { type: 'retry-due', session: waiting.session }, mid).effects).toEqual([]);
+  });
+
+  it('buffering starts a stall timer, progress clears it, and a stall reconnects', () => {
+    const live = playing();
+    expect(transition(live, { type: 'waiting' }, mid).effects).toEqual([
+      { type: 'start-stall-timer', delayMs: STALL_MS },
+    ]);
+    expect(transition(live, { type: 'progress' }, mid).effects).toEqual([{ type: 'clear-stall-timer' }]);
+    expect(run(live, { type: 'stall-timeout' }).state.phase).toBe('reconnecting');
+  });
+
+  it('a pause from outside (OS, headset) stops the player; one meant for an old session does not', () => {
+    const live = playing();
+    expect(run(live, { type: 'paused-externally', session: live.session }).state.phase).toBe('stopped');
+    expect(run(live, { type: 'paused-externally', session: live.session - 1 }).state).toBe(live);
+  });
+});
+
+describe('now playing texts', () => {
+  it('parses the endpoint, dropping what is not a title or a count', () => {
+    expect(parseNowPlaying({ title: 'Jazz', listeners: 3 })).toEqual({ title: 'Jazz', listeners: 3 });
+    expect(parseNowPlaying({ title: '  ', listeners: -1 })).toEqual({ title: null, listeners: null });
+    expect(parseNowPlaying({ title: 5, listeners: 1.5 })).toEqual({ title: null, listeners: null });
+    expect(parseNowPlaying(null)).toBeNull();
+  });
+
+  it('the title is the station’s, else "Live Radio"', () => {
+    expect(onAirTitle({ title: 'Jazz', listeners: null })).toBe('Jazz');
+    expect(onAirTitle({ title: null, listeners: 2 })).toBe('Live Radio');
+    expect(onAirTitle(null)).toBe('Live Radio');
+  });
+
+  it('shows one or more listeners, never zero or an unknown count', () => {
+    expect(listenersText({ title: null, listeners: 0 })).toBe('');
+    expect(listenersText({ title: null, listeners: null })).toBe('');
+    expect(listenersText(null)).toBe('');
+    expect(listenersText({ title: null, listeners: 1 })).toBe('1 listener tuned in');
+    expect(listenersText({ title: null, listeners: 12 })).toBe('12 listeners tuned in');
+  });
+});
