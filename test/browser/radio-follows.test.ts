@@ -219,12 +219,19 @@ describe('the radio follows the reader: embedded demo station', () => {
         await expect.poll(() => page.locator('html').getAttribute('class')).toBe(theme === 'dark' ? 'dark' : null);
         const found = await page.evaluate(async () => {
           const axe = (
-            window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: any[] }> } }
+            window as unknown as {
+              axe: {
+                run(
+                  ctx: Document,
+                  opts: object,
+                ): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+              };
+            }
           ).axe;
           return (await axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => ({
-            id: v.id as string,
-            impact: v.impact as string,
-            targets: (v.nodes as { target: string[] }[]).map((n) => n.target.join(' ')),
+            id: v.id,
+            impact: v.impact,
+            targets: v.nodes.map((n) => n.target.join(' ')),
           }));
         });
         // Nothing serious on the page, and nothing at all in the bar.
