@@ -17,7 +17,6 @@ import { noteOnRequestLine } from '../request-log.ts';
 import { compressPage, sendPage, type PageCache, type SettleRender } from './page-cache.ts';
 import { createPathMatcher, queryOf } from './page-path.ts';
 import { renderDocument } from './render.tsx';
-import { sendServerError } from './server-error.ts';
 
 export interface PageRouteOptions {
   manifest: Manifest;
@@ -90,16 +89,14 @@ export function createPageRoute(options: PageRouteOptions): RequestHandler {
         },
       );
       if (!html) return settle();
-      if (!isDocumentOf(html, page)) {
-        settle();
-        logger.error({ page: page.id, location }, 'render did not produce its page: not cached');
-        if (wholeDocument) sendServerError(res);
-        return;
-      }
+      // A document that is not its page (no such render is known) is sent, never cached: a
+      // false alarm here costs the cache, not the visitor.
+      const isPage = isDocumentOf(html, page);
+      if (!isPage) logger.error({ page: page.id, location }, 'render did not produce its page: not cached');
       // With the cache off a streamed page was compressed on the fly; brotli at 11 would be wasted.
-      if (!cache && !wholeDocument) return;
+      if (!(cache && isPage) && !wholeDocument) return settle();
       const done = await compressPage(status, html);
-      settle(done);
+      settle(isPage ? done : undefined);
       if (wholeDocument && !res.destroyed) sendPage(req, res, done);
     } catch (error) {
       settle();
