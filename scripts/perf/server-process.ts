@@ -3,7 +3,7 @@
  * optionally pinned to one CPU, its JSON log written to a file (a pipe read into memory would
  * grow with every request under load).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { freePort } from '../../test/support/app-process.ts';
 
@@ -99,6 +99,22 @@ export async function startServerProcess(options: ServerOptions): Promise<Server
       return code;
     },
   };
+}
+
+const CLOCK_TICKS_PER_S = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** CPU time (user + system) a process and its children (nginx's workers) have used, in ms. */
+export function cpuMs(pid: number): number {
+  try {
+    // Fields after the parenthesised name: state is 3rd; utime and stime are the 14th and 15th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const own = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    return own + children.reduce((sum, child) => sum + cpuMs(Number(child)), 0);
+  } catch {
+    return 0;
+  }
 }
 
 /** VmRSS of a process in KB (0 once it is gone). */

@@ -18,7 +18,7 @@ import { chicagoDay, PageCache } from './pages/page-cache.ts';
 import { createPageRoute } from './pages/page-route.ts';
 import { seoRoutes } from './pages/seo.ts';
 import { sendServerError } from './pages/server-error.ts';
-import { createRequestLog } from './request-log.ts';
+import { createRequestLog, cut } from './request-log.ts';
 import { securityHeaders, setHeaders } from './security.ts';
 import { createStreamService, type StreamService } from './stream/index.ts';
 
@@ -114,7 +114,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
         .send(status === 400 ? 'Bad Request' : 'Request error');
       return;
     }
-    logger.error({ err, path: req.path }, 'request failed');
+    logger.error({ err, path: cut(req.path) }, 'request failed');
     sendServerError(res);
   };
   app.use(onError);

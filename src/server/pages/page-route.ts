@@ -13,7 +13,7 @@ import { preloadPage } from '../../shared/routes.tsx';
 import type { SiteConfig } from '../../shared/site.ts';
 import { pageAssets, type Manifest } from '../assets.ts';
 import type { Logger } from '../logger.ts';
-import { noteOnRequestLine } from '../request-log.ts';
+import { cut, noteOnRequestLine } from '../request-log.ts';
 import { compressPage, sendPage, type PageCache, type SettleRender } from './page-cache.ts';
 import { createPathMatcher, queryOf } from './page-path.ts';
 import { renderDocument } from './render.tsx';
@@ -92,7 +92,8 @@ export function createPageRoute(options: PageRouteOptions): RequestHandler {
       // A document that is not its page (no such render is known) is sent, never cached: a
       // false alarm here costs the cache, not the visitor.
       const isPage = isDocumentOf(html, page);
-      if (!isPage) logger.error({ page: page.id, location }, 'render did not produce its page: not cached');
+      if (!isPage)
+        logger.error({ page: page.id, location: cut(location) }, 'render did not produce its page: not cached');
       // With the cache off a streamed page was compressed on the fly; brotli at 11 would be wasted.
       if (!(cache && isPage) && !wholeDocument) return settle();
       const done = await compressPage(status, html);

@@ -12,6 +12,7 @@ import type { BootData } from '../../shared/boot.ts';
 import { AppRoutes } from '../../shared/routes.tsx';
 import { Document } from '../../shared/ui/Document.tsx';
 import type { Logger } from '../logger.ts';
+import { cut } from '../request-log.ts';
 import { HTML_CACHE_CONTROL, HTML_TYPE } from './page-cache.ts';
 import { sendServerError } from './server-error.ts';
 
@@ -86,13 +87,13 @@ export function renderDocument(
         onShellError(error) {
           failed = true;
           clearTimeout(timer);
-          logger.error({ err: error, location }, 'page shell failed to render');
+          logger.error({ err: error, location: cut(location) }, 'page shell failed to render');
           sendServerError(res);
           resolve(undefined);
         },
         onError(error) {
           failed = true;
-          if (!res.destroyed) logger.error({ err: error, location }, 'page render error');
+          if (!res.destroyed) logger.error({ err: error, location: cut(location) }, 'page render error');
         },
       },
     );
