@@ -14,8 +14,8 @@ let stdout: Stdout | undefined;
 /**
  * stdout for every logger in the process (one buffer, so lines keep their order). Writes are
  * synchronous, a few KB at a time: pino's asynchronous default grew without bound under load
- * (live heap +1.4 MB/s at 12k req/s), and one write(2) per line cost the page fast lane a fifth of
- * its throughput. Memory is bounded by BUFFER_BYTES plus one line: the write that empties the
+ * (live heap +1.4 MB/s at 12k req/s), and one write(2) per line put a system call on every
+ * request's path. Memory is bounded by BUFFER_BYTES plus one line: the write that empties the
  * buffer happens as soon as it fills. What is buffered is written at exit, including
  * process.exit() after SIGTERM; a SIGKILL loses at most FLUSH_INTERVAL_MS of lines.
  */
