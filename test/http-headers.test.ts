@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -138,7 +138,7 @@ describe('client address in request logs', () => {
 });
 
 describe('raw paths', () => {
-  const server = testApp().listen(0, '127.0.0.1');
+  const server = createServer(testApp()).listen(0, '127.0.0.1');
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
   it.each(['/../../etc/passwd', '//about', '/%2e%2e/%2e%2e/etc/passwd', '/about/..%2f..%2fsecret'])(

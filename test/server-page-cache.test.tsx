@@ -2,12 +2,12 @@
  * The page cache's fast lane, one render per page and day, odd paths and content coding.
  */
 import { readFileSync } from 'node:fs';
-import { use } from 'react';
+import { use, type ReactNode } from 'react';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../src/server/manifest.ts';
-import { recordHeaders } from '../src/server/render.tsx';
 import { securityHeaders } from '../src/server/security.ts';
+import { matchPage } from '../src/shared/routes.tsx';
 import { defaultSite } from '../src/shared/site.ts';
 import { captureLogger, testApp } from './support/test-app.ts';
 import { BROWSER_UA, HANG_LIMIT_MS, untilCached } from './support/http.ts';
@@ -18,6 +18,16 @@ const manifest = JSON.parse(readFileSync('dist/manifest.json', 'utf8')) as Manif
 /** Requests a page until the cache answers it. */
 const cachedPage = (app: ReturnType<typeof testApp>, path: string, headers: Record<string, string> = {}) =>
   untilCached(() => request(app).get(path).set('User-Agent', BROWSER_UA).set(headers));
+
+/** A test page with its route's <title>: only a document that is its page is cached. */
+function Titled({ location, children }: { location: string; children: ReactNode }) {
+  return (
+    <>
+      <title>{matchPage(location).title}</title>
+      {children}
+    </>
+  );
+}
 
 /** Headers that describe the particular body rather than the page. */
 const BODY_HEADERS = new Set([
@@ -95,23 +105,15 @@ describe('cached pages (fast lane)', () => {
   });
 });
 
-describe('the headers the fast lane replays', () => {
-  it('are recorded from the security middleware itself', () => {
-    const headers = new Map(recordHeaders(securityHeaders({ ...defaultSite, url: 'https://news.example.com' })));
-    expect(headers.get('Content-Security-Policy')).toContain("script-src 'self'");
-    expect(headers.get('Strict-Transport-Security')).toBeDefined();
-    expect(headers.has('X-Powered-By')).toBe(false);
-  });
-
-  it('refuses a middleware whose headers change per request (a nonce), which could not be replayed', () => {
-    let n = 0;
-    expect(() =>
-      recordHeaders((_req, res, next) => {
-        res.setHeader('Content-Security-Policy', `script-src 'nonce-${n++}'`);
-        next();
-      }),
-    ).toThrow(/differ per request/);
-    expect(() => recordHeaders((_req, _res, next) => setTimeout(next, 0))).toThrow(/synchronously/);
+describe('the security headers both lanes send', () => {
+  it('are one list from security.ts, with HSTS only for an https site', () => {
+    const https = new Map(securityHeaders({ ...defaultSite, url: 'https://news.example.com' }));
+    expect(https.get('Content-Security-Policy')).toContain("script-src 'self'");
+    expect(https.get('Content-Security-Policy')).toContain('upgrade-insecure-requests');
+    expect(https.get('Strict-Transport-Security')).toBe('max-age=15552000; includeSubDomains');
+    const http = new Map(securityHeaders({ ...defaultSite, url: 'http://news.example.com' }));
+    expect(http.has('Strict-Transport-Security')).toBe(false);
+    expect(http.get('Content-Security-Policy')).not.toContain('upgrade-insecure-requests');
   });
 });
 
@@ -122,7 +124,16 @@ describe('one render per page and day', () => {
       renders++;
       return <main>counted page</main>;
     }
-    const app = testApp({}, { appTree: () => <Counted /> });
+    const app = testApp(
+      {},
+      {
+        appTree: (location) => (
+          <Titled location={location}>
+            <Counted />
+          </Titled>
+        ),
+      },
+    );
     const responses = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
         request(app)
@@ -142,7 +153,16 @@ describe('one render per page and day', () => {
       if (calls === 1) throw new Error('first render fails');
       return <main>second try</main>;
     }
-    const app = testApp({}, { appTree: () => <FailsFirst /> });
+    const app = testApp(
+      {},
+      {
+        appTree: (location) => (
+          <Titled location={location}>
+            <FailsFirst />
+          </Titled>
+        ),
+      },
+    );
     const responses = await Promise.all(
       Array.from({ length: 4 }, () => request(app).get('/radio').set('User-Agent', BROWSER_UA).timeout(HANG_LIMIT_MS)),
     );
@@ -161,7 +181,17 @@ describe('one render per page and day', () => {
       if (location === '/') use(gate);
       return <main>{location}</main>;
     }
-    const app = testApp({}, { appTree: (location) => <Page location={location} />, now: () => clock });
+    const app = testApp(
+      {},
+      {
+        appTree: (location) => (
+          <Titled location={location}>
+            <Page location={location} />
+          </Titled>
+        ),
+        now: () => clock,
+      },
+    );
     // A crawler's render of the home page begins before midnight and waits on the gate across it.
     // (then() sends the request now: supertest sends only when awaited.)
     const slowHome = request(app)

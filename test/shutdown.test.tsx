@@ -63,4 +63,18 @@ describe('graceful shutdown', () => {
     expect(app.logs.some((l) => l.includes('"msg":"stopped"'))).toBe(true);
     expect(app.logs.filter((l) => l.includes('shutdown timeout'))).toEqual([]);
   });
+
+  it('writes the buffered log at exit: the last requests before SIGTERM and the final line are all there', async () => {
+    const app = await startApp();
+    const marks = Array.from({ length: 5 }, (_, i) => `last-${i}`);
+    for (const mark of marks) expect((await fetch(`${app.url}/about?${mark}`)).status).toBe(200);
+    expect(await app.stop('SIGTERM')).toBe(0);
+    const lines = app.logs.map((l) => JSON.parse(l) as { msg?: string; req?: { url?: string } });
+    for (const mark of marks)
+      expect(
+        lines.some((l) => l.req?.url === `/about?${mark}`),
+        mark,
+      ).toBe(true);
+    expect(lines.at(-1)?.msg).toBe('stopped');
+  });
 });

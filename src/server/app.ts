@@ -1,18 +1,26 @@
 /**
- * The Express app, without listening. Middleware reads top to bottom in the
- * order a request meets it.
+ * The app, without listening: the request handler the HTTP server calls. It refuses bad framing,
+ * answers cached pages from the fast lane, and passes everything else to the Express chain,
+ * whose middleware reads top to bottom in the order a request meets it.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import compression from 'compression';
 import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
-import { join } from 'node:path';
+import proxyaddr from 'proxy-addr';
 import type { ReactNode } from 'react';
 import { staticFiles } from './assets.ts';
 import { loadManifest } from './manifest.ts';
 import type { Config } from './config.ts';
-import { createLogger, requestLogger, type Logger } from './logger.ts';
-import { createPageRenderer, sendServerError } from './render.tsx';
-import { securityHeaders } from './security.ts';
-import { seoRoutes } from './seo.ts';
+import { framingRefusal, refuseFraming } from './framing.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { createFastLane, type FastLane } from './pages/fast-lane.ts';
+import { chicagoDay, PageCache } from './pages/page-cache.ts';
+import { createPageRoute } from './pages/page-route.ts';
+import { seoRoutes } from './pages/seo.ts';
+import { sendServerError } from './pages/server-error.ts';
+import { createRequestLog, cut } from './request-log.ts';
+import { securityHeaders, setHeaders } from './security.ts';
 import { createStreamService, type StreamService } from './stream/index.ts';
 
 export interface AppOptions {
@@ -22,50 +30,55 @@ export interface AppOptions {
   now?: () => Date;
 }
 
-export interface AppLocals {
-  logger: Logger;
+export interface App {
+  /** The HTTP server's request handler: framing checks, then the page fast lane, then Express. */
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** The Express chain alone (tests compare its answers with the fast lane's). */
+  express: Express;
+  /** The fast lane alone: true when it answered. */
+  fastLane: FastLane;
   streams: StreamService;
 }
 
-/** Never compress audio (it is already compressed, and gzip would buffer a live stream). */
+/**
+ * Never compress audio (already compressed; gzip would buffer a live stream), nor a response
+ * that carries an ETag: those come from memory with their own br/gzip bytes (http-cache.ts).
+ */
 function shouldCompress(req: Request, res: Response): boolean {
-  if (req.path.startsWith('/api/stream')) return false;
+  if (req.path.startsWith('/api/stream') || res.getHeader('ETag') !== undefined) return false;
   return compression.filter(req, res);
 }
 
-export function createApp(config: Config, options: AppOptions = {}): Express {
+export function createApp(config: Config, options: AppOptions = {}): App {
   const logger = options.logger ?? createLogger(config.logLevel);
   const manifest = loadManifest(config.distDir);
   const streams = createStreamService(config.stream, logger);
   const app = express();
-  Object.assign(app.locals, { logger, streams } satisfies AppLocals);
 
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
 
+  // Express's req.ip, for the fast lane too (no X-Forwarded-For to parse unless a proxy is trusted).
+  const trust = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
+  const clientIp = config.trustProxy
+    ? (req: IncomingMessage) => proxyaddr(req, trust)
+    : (req: IncomingMessage) => req.socket.remoteAddress;
+  const requestLog = createRequestLog(logger, clientIp);
   const security = securityHeaders(config.site);
-  const pages = createPageRenderer({
-    manifest,
-    site: config.site,
-    logger,
-    renderTimeoutMs: config.timeouts.renderMs,
-    cache: config.pageCache,
-    securityHeaders: security,
-    ...(options.appTree && { appTree: options.appTree }),
-    ...(options.now && { now: options.now }),
-  });
+  const today = chicagoDay(options.now ?? (() => new Date()));
+  const cache = config.pageCache ? new PageCache(today) : undefined;
 
   // Health checks stay out of the request log and need no headers beyond the basics.
   app.get('/healthz', (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'ok' });
   });
 
-  // Known pages already rendered today, straight from memory (same headers and log line as below).
-  app.use(pages.fromCache);
-
-  app.use(requestLogger(logger));
-  app.use(security);
+  app.use(requestLog.middleware);
+  app.use((_req, res, next) => {
+    setHeaders(res, security);
+    next();
+  });
 
   // The live stream: before compression, which must never touch it.
   app.use('/api', streams.router);
@@ -75,7 +88,17 @@ export function createApp(config: Config, options: AppOptions = {}): Express {
   app.use(seoRoutes(config.site));
 
   // GET/HEAD of any path (no route pattern: a malformed escape is a 404 page, not a 400).
-  app.use(pages.render);
+  app.use(
+    createPageRoute({
+      manifest,
+      site: config.site,
+      logger,
+      renderTimeoutMs: config.timeouts.renderMs,
+      cache,
+      today,
+      ...(options.appTree && { appTree: options.appTree }),
+    }),
+  );
 
   // Pages are read-only: any other method is told what is allowed.
   app.use((_req, res) => {
@@ -92,9 +115,21 @@ export function createApp(config: Config, options: AppOptions = {}): Express {
         .send(status === 400 ? 'Bad Request' : 'Request error');
       return;
     }
-    logger.error({ err, path: req.path }, 'request failed');
+    logger.error({ err, path: cut(req.path) }, 'request failed');
     sendServerError(res);
   };
   app.use(onError);
-  return app;
+
+  const fastLane: FastLane = cache ? createFastLane(cache, security, requestLog) : () => false;
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const refusal = framingRefusal(req);
+    if (refusal) {
+      const startedAt = Date.now();
+      refuseFraming(res, refusal);
+      requestLog.written(req, res, startedAt);
+      return;
+    }
+    if (!fastLane(req, res)) app(req, res);
+  };
+  return { handle, express: app, fastLane, streams };
 }

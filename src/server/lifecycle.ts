@@ -5,8 +5,7 @@
  * gives up after the shutdown timeout.
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { Express } from 'express';
-import type { AppLocals } from './app.ts';
+import type { App } from './app.ts';
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
 
@@ -16,7 +15,7 @@ export interface RunningServer {
   stop(reason: string): Promise<void>;
 }
 
-export function startServer(app: Express, config: Config, logger: Logger): Promise<RunningServer> {
+export function startServer(app: App, config: Config, logger: Logger): Promise<RunningServer> {
   const server = createServer(
     {
       maxHeaderSize: config.maxHeaderSize,
@@ -27,9 +26,9 @@ export function startServer(app: Express, config: Config, logger: Logger): Promi
       // its headers byte by byte outlived a 10 s headers timeout by up to 30 s.
       connectionsCheckingInterval: Math.min(1_000, Math.floor(config.timeouts.headersMs / 4)),
     },
-    app,
+    app.handle,
   );
-  const { streams } = app.locals as AppLocals;
+  const { streams } = app;
 
   let stopping: Promise<void> | null = null;
   const active = new Set<ServerResponse>();

@@ -9,7 +9,7 @@ import {
 } from 'node:http';
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { createApp, type AppLocals } from '../../src/server/app.ts';
+import { createApp } from '../../src/server/app.ts';
 import { loadConfig } from '../../src/server/config.ts';
 import type { StreamConfig } from '../../src/server/stream/config.ts';
 import type { StreamService } from '../../src/server/stream/index.ts';
@@ -35,16 +35,16 @@ export async function startProxyApp(
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', STREAM_UPSTREAM_HOST: '127.0.0.1', ...env });
   config.stream = { ...config.stream, ...stream };
   const app = createApp(config);
-  const server = app.listen(0, '127.0.0.1');
+  const server = createHttpServer(app.handle).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     server,
-    streams: (app.locals as AppLocals).streams,
+    streams: app.streams,
     close: () =>
       new Promise<void>((resolve) => {
-        (app.locals as AppLocals).streams.closeAll();
+        app.streams.closeAll();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -4,7 +4,7 @@
  * CPU (benchmarks), its JSON log kept in memory (tests) or written to a file (under load a pipe read
  * into memory would grow with every request).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
@@ -135,6 +135,22 @@ export async function startApp(env: Record<string, string> = {}, options: AppPro
       return code;
     },
   };
+}
+
+const CLOCK_TICKS_PER_S = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** CPU time (user + system) a process and its children (nginx's workers) have used, in ms. */
+export function cpuMs(pid: number): number {
+  try {
+    // Fields after the parenthesised name: state is 3rd; utime and stime are the 14th and 15th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const own = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    return own + children.reduce((sum, child) => sum + cpuMs(Number(child)), 0);
+  } catch {
+    return 0;
+  }
 }
 
 /** VmRSS of a process in KB (0 once it is gone). */

@@ -9,8 +9,12 @@ export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env });
 }
 
-/** A logger whose JSON lines the test can read. */
-export function captureLogger(): { logger: Logger; lines: () => Array<Record<string, unknown>> } {
+/** A logger whose JSON lines the test can read (parsed, or as written). */
+export function captureLogger(): {
+  logger: Logger;
+  lines: () => Array<Record<string, unknown>>;
+  rawLines: () => string[];
+} {
   const raw: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -19,9 +23,10 @@ export function captureLogger(): { logger: Logger; lines: () => Array<Record<str
     },
   });
   const logger = pino({ level: 'info' }, sink);
-  return { logger, lines: () => raw.map((l) => JSON.parse(l) as Record<string, unknown>) };
+  return { logger, lines: () => raw.map((l) => JSON.parse(l) as Record<string, unknown>), rawLines: () => [...raw] };
 }
 
+/** The app's request handler (framing checks, page fast lane, Express), for supertest. */
 export function testApp(env: Record<string, string> = {}, options: AppOptions = {}) {
-  return createApp(testConfig(env), options);
+  return createApp(testConfig(env), options).handle;
 }

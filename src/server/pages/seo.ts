@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import { pages } from '../shared/pages.ts';
-import type { SiteConfig } from '../shared/site.ts';
+import { pages } from '../../shared/pages.ts';
+import type { SiteConfig } from '../../shared/site.ts';
 
 const escapeXml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');

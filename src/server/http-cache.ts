@@ -1,0 +1,115 @@
+/**
+ * HTTP caching for bytes held in memory (static files and rendered pages alike): one ETag
+ * format, one If-None-Match rule, one content-coding negotiation, one way to send them. Works
+ * on Node's own request and response, so the page fast lane and Express share it.
+ */
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** One resource in memory: its bytes, and the same bytes pre-compressed where that pays. */
+export interface Representation {
+  etag: string;
+  identity: Buffer;
+  gzip?: Buffer;
+  br?: Buffer;
+}
+
+export interface SendOptions {
+  contentType: string;
+  cacheControl: string;
+  /** 200 unless a stored error page (a 404) is being sent; only a 200 is ever answered with 304. */
+  status?: number;
+}
+
+/**
+ * Weak: one validator serves all three encodings of the same content (a strong ETag would have
+ * to differ per Content-Encoding). 22 base64url characters of SHA-1 (132 bits).
+ */
+export function etagOf(bytes: Buffer): string {
+  return `W/"${createHash('sha1').update(bytes).digest('base64url').slice(0, 22)}"`;
+}
+
+/**
+ * If-None-Match (RFC 9110 §13.1.2): `*`, or a list of entity tags compared weakly (W/ ignored).
+ */
+export function noneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header === etag || header.trim() === '*') return true;
+  const opaque = etag.startsWith('W/') ? etag.slice(2) : etag;
+  for (const part of header.split(',')) {
+    const tag = part.trim();
+    if ((tag.startsWith('W/') ? tag.slice(2) : tag) === opaque) return true;
+  }
+  return false;
+}
+
+/**
+ * Picks the encoding to send among those we hold: the client's highest q-value, and on a tie the
+ * smaller one, brotli. (Express's acceptsEncodings breaks ties by the client's order, and browsers
+ * list gzip first, so they were never sent the brotli files the build writes.)
+ */
+export function negotiateEncoding(
+  header: string | undefined,
+  has: { br?: unknown; gzip?: unknown },
+): 'br' | 'gzip' | null {
+  if (!header || (!has.br && !has.gzip)) return null;
+  const q = acceptedEncodings(header);
+  const qOf = (name: string) => q.get(name) ?? q.get('*') ?? 0;
+  const br = has.br ? qOf('br') : 0;
+  const gzip = has.gzip ? qOf('gzip') : 0;
+  // identity is acceptable unless refused explicitly (RFC 9110 §12.5.3).
+  const identity = q.get('identity') ?? (q.get('*') === 0 ? 0 : 1);
+  const best = Math.max(br, gzip);
+  if (best === 0 || best < identity) return null;
+  return br === best ? 'br' : 'gzip';
+}
+
+const acceptCache = new Map<string, Map<string, number>>();
+
+/** Accept-Encoding as coding → q (lower-case names), memoised: clients send a handful of distinct values. */
+function acceptedEncodings(header: string): Map<string, number> {
+  let parsed = acceptCache.get(header);
+  if (parsed) return parsed;
+  parsed = new Map();
+  for (const part of header.split(',')) {
+    const [name = '', ...params] = part.split(';').map((s) => s.trim());
+    if (!name) continue;
+    const qParam = params.find((p) => /^q=/i.test(p));
+    const value = qParam ? Number(qParam.slice(2)) : 1;
+    const coding = name.toLowerCase();
+    // The first mention of a coding wins; a malformed q counts as refusal.
+    if (!parsed.has(coding)) parsed.set(coding, Number.isFinite(value) && value > 0 ? Math.min(value, 1) : 0);
+  }
+  if (acceptCache.size >= 256) acceptCache.clear();
+  acceptCache.set(header, parsed);
+  return parsed;
+}
+
+/**
+ * Sends a representation to a GET or HEAD: the negotiated encoding with its length, or 304 when
+ * the client's copy is current. Never compressed again on the way out (see app.ts).
+ */
+export function sendRepresentation(
+  req: IncomingMessage,
+  res: ServerResponse,
+  rep: Representation,
+  options: SendOptions,
+): void {
+  const status = options.status ?? 200;
+  res.setHeader('Content-Type', options.contentType);
+  res.setHeader('Cache-Control', options.cacheControl);
+  res.setHeader('Vary', 'Accept-Encoding');
+  res.setHeader('ETag', rep.etag);
+  if (status === 200 && noneMatch(req.headers['if-none-match'], rep.etag)) {
+    res.statusCode = 304;
+    res.end();
+    return;
+  }
+  const encoding = negotiateEncoding(req.headers['accept-encoding'], rep);
+  const body = encoding ? rep[encoding]! : rep.identity;
+  res.statusCode = status;
+  res.setHeader('Content-Length', body.length);
+  if (encoding) res.setHeader('Content-Encoding', encoding);
+  if (req.method === 'HEAD') res.end();
+  else res.end(body);
+}

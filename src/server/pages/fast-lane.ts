@@ -1,0 +1,34 @@
+/**
+ * The page fast lane, at the head of the Node server's request handler: a GET or HEAD of a
+ * page's canonical path, already rendered today, is answered straight from memory, before
+ * Express builds its request and response. It gives the answer the full chain would give, byte
+ * for byte (security headers, ETag/304, content coding, the request-log line; a test holds
+ * it to that). Anything else (other forms of the target, variants, 404s, a miss) returns false
+ * and goes on to Express unchanged.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestLog } from '../request-log.ts';
+import { setHeaders, type HeaderList } from '../security.ts';
+import { sendPage, type PageCache } from './page-cache.ts';
+import { pagesByPath } from './page-path.ts';
+
+export type FastLane = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+export function createFastLane(cache: PageCache, security: HeaderList, requestLog: RequestLog): FastLane {
+  return (req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const url = req.url ?? '';
+    // Origin form only ("/path?query"); an absolute-form target takes the full chain.
+    if (url.charCodeAt(0) !== 0x2f) return false;
+    const q = url.indexOf('?');
+    const page = pagesByPath.get(q < 0 ? url : url.slice(0, q));
+    if (!page) return false;
+    const cached = cache.get(page.id);
+    if (!cached) return false;
+    const startedAt = Date.now();
+    setHeaders(res, security);
+    sendPage(req, res, cached);
+    requestLog.written(req, res, startedAt);
+    return true;
+  };
+}

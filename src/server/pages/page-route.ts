@@ -1,0 +1,108 @@
+/**
+ * Pages in the Express chain: GET and HEAD of any path. The path picks the page (and so the
+ * status) before a byte is sent; a variant of a page's path is redirected to it; the page comes
+ * from the cache, from a render in progress, or from a new render that fills the cache. A render
+ * is only cached when it produced the page it was rendered for.
+ */
+import type { ReactNode } from 'react';
+import type { RequestHandler } from 'express';
+import { isbot } from 'isbot';
+import type { BootData } from '../../shared/boot.ts';
+import type { PageEntry } from '../../shared/pages.ts';
+import { preloadPage } from '../../shared/routes.tsx';
+import type { SiteConfig } from '../../shared/site.ts';
+import { pageAssets } from '../assets.ts';
+import type { Manifest } from '../manifest.ts';
+import type { Logger } from '../logger.ts';
+import { cut, noteOnRequestLine } from '../request-log.ts';
+import { compressPage, sendPage, type PageCache, type SettleRender } from './page-cache.ts';
+import { createPathMatcher, queryOf } from './page-path.ts';
+import { renderDocument } from './render.tsx';
+
+export interface PageRouteOptions {
+  manifest: Manifest;
+  site: SiteConfig;
+  logger: Logger;
+  renderTimeoutMs: number;
+  /** Absent when PAGE_CACHE=off: every request renders. */
+  cache: PageCache | undefined;
+  /** Chicago's date now (the boot data's, and the cache's key). */
+  today: () => string;
+  /** Tests swap in an app tree that throws or hangs. */
+  appTree?: (location: string) => ReactNode;
+}
+
+const escapeText = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
+
+/** The cheap check that a document is the page it was rendered for: the page's own <title>. */
+export function isDocumentOf(html: Buffer, page: PageEntry): boolean {
+  const start = html.indexOf('<title>');
+  if (start < 0) return false;
+  const end = html.indexOf('</title>', start);
+  return end > start && html.toString('utf8', start + 7, end).includes(escapeText(page.title));
+}
+
+export function createPageRoute(options: PageRouteOptions): RequestHandler {
+  const { manifest, site, logger, cache } = options;
+  const matchPath = createPathMatcher();
+
+  return async (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    // req.path is the path of the target in any form (`GET http://x/about` too); the raw target is never rendered.
+    const match = matchPath(req.path);
+    if (match.kind === 'variant') {
+      res
+        .status(301)
+        .set({ Location: match.page.path + queryOf(req.url), 'Cache-Control': 'public, max-age=3600' })
+        .type('text/plain')
+        .send('Moved Permanently');
+      return;
+    }
+    const { page } = match;
+    const status = match.kind === 'notFound' ? 404 : 200;
+    if (status === 404) noteOnRequestLine(res, { notFound: true });
+
+    const day = options.today();
+    let settle: SettleRender = () => {};
+    if (cache) {
+      const cached = cache.get(page.id, day) ?? (await cache.inFlight(page.id, day));
+      if (cached) {
+        if (!res.destroyed) sendPage(req, res, cached);
+        return;
+      }
+      settle = cache.begin(page.id, day);
+    }
+
+    const wholeDocument = req.method === 'HEAD' || isbot(req.get('user-agent') ?? '');
+    try {
+      await preloadPage(page.id);
+      const boot: BootData = { site, today: day, assets: pageAssets(manifest, page.module) };
+      // The not-found page renders at the path that chose it; every other page at its own path.
+      const location = status === 404 ? req.path : page.path;
+      const html = await renderDocument(
+        res,
+        { location, status, boot, wholeDocument },
+        {
+          logger,
+          timeoutMs: options.renderTimeoutMs,
+          ...(options.appTree && { appTree: options.appTree }),
+        },
+      );
+      if (!html) return settle();
+      // A document that is not its page (no such render is known) is sent, never cached: a
+      // false alarm here costs the cache, not the visitor.
+      const isPage = isDocumentOf(html, page);
+      if (!isPage)
+        logger.error({ page: page.id, location: cut(location) }, 'render did not produce its page: not cached');
+      // With the cache off a streamed page was compressed on the fly; brotli at 11 would be wasted.
+      if (!(cache && isPage) && !wholeDocument) return settle();
+      const done = await compressPage(status, html);
+      settle(isPage ? done : undefined);
+      if (wholeDocument && !res.destroyed) sendPage(req, res, done);
+    } catch (error) {
+      settle();
+      next(error);
+    }
+  };
+}
