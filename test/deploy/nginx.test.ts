@@ -17,8 +17,8 @@ import { pages } from '../../src/shared/pages.ts';
 import { startApp, type AppProcess } from '../support/app-process.ts';
 import { startEzstream, startIcecast, type Ezstream, type Icecast } from '../support/icecast.ts';
 import { DEPLOY_CONFIG, NGINX_BIN, startNginx, type DeployNginx } from '../support/nginx.ts';
+import { BROWSER_UA, HANG_LIMIT_MS } from '../support/http.ts';
 
-const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36';
 const pagePaths = pages.filter((p) => p.id !== 'notFound').map((p) => p.path);
 const STREAM = '/api/stream?port=8076';
 
@@ -46,7 +46,7 @@ interface GetOptions {
 
 /** One request with Node's http(s) client (no automatic decompression, every header visible). */
 function get(url: string, options: GetOptions = {}): Promise<Reply> {
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const timeoutMs = options.timeoutMs ?? HANG_LIMIT_MS;
   const https = url.startsWith('https:');
   return new Promise((resolve, reject) => {
     const req = (https ? httpsRequest : httpRequest)(
