@@ -9,6 +9,7 @@ const {
   cleanDist,
   clientOptions,
   copyPublic,
+  copyServerFiles,
   firstLoadWeights,
   manifestFrom,
   precompress,
@@ -30,6 +31,7 @@ const manifest = manifestFrom(client.metafile);
 await squeeze(ASSETS_OUT);
 stashSourceMaps();
 copyPublic();
+copyServerFiles();
 writeManifest(manifest);
 precompress(CLIENT_OUT);
 

@@ -19,11 +19,8 @@ export interface AppOptions {
   /** Tests swap in an app tree that throws or hangs. */
   appTree?: (location: string) => ReactNode;
   now?: () => Date;
-}
-
-export interface AppLocals {
-  logger: Logger;
-  streams: StreamService;
+  /** The radio's routes; main.ts makes them, to hand the same service to the server's graceful stop. */
+  streams?: StreamService;
 }
 
 /** Never compress audio (it is already compressed, and gzip would buffer a live stream). */
@@ -35,9 +32,8 @@ function shouldCompress(req: Request, res: Response): boolean {
 export function createApp(config: Config, options: AppOptions = {}): Express {
   const logger = options.logger ?? createLogger(config.logLevel);
   const manifest = loadManifest(config.distDir);
-  const streams = createStreamService(config.stream, logger);
+  const streams = options.streams ?? createStreamService(config.stream, logger);
   const app = express();
-  Object.assign(app.locals, { logger, streams } satisfies AppLocals);
 
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -47,6 +43,7 @@ export function createApp(config: Config, options: AppOptions = {}): Express {
   const pages = createPageRenderer({
     manifest,
     site: config.site,
+    streamPort: config.stream.allowedPorts[0]!,
     logger,
     renderTimeoutMs: config.timeouts.renderMs,
     cache: config.pageCache,

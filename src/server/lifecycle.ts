@@ -6,9 +6,9 @@
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Express } from 'express';
-import type { AppLocals } from './app.ts';
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
+import type { StreamService } from './stream/index.ts';
 
 export interface RunningServer {
   server: Server;
@@ -16,7 +16,13 @@ export interface RunningServer {
   stop(reason: string): Promise<void>;
 }
 
-export function startServer(app: Express, config: Config, logger: Logger): Promise<RunningServer> {
+/** `streams`: the app's open streams, ended when stopping (they never finish by themselves). */
+export function startServer(
+  app: Express,
+  config: Config,
+  logger: Logger,
+  streams?: Pick<StreamService, 'closeAll'>,
+): Promise<RunningServer> {
   const server = createServer(
     {
       maxHeaderSize: config.maxHeaderSize,
@@ -29,7 +35,6 @@ export function startServer(app: Express, config: Config, logger: Logger): Promi
     },
     app,
   );
-  const { streams } = app.locals as AppLocals;
 
   let stopping: Promise<void> | null = null;
   const active = new Set<ServerResponse>();
@@ -47,7 +52,7 @@ export function startServer(app: Express, config: Config, logger: Logger): Promi
       });
       server.closeIdleConnections();
       for (const res of active) if (!res.headersSent) res.setHeader('Connection', 'close');
-      streams.closeAll();
+      streams?.closeAll();
     });
     return stopping;
   };

@@ -14,6 +14,11 @@ export function createLogger(level: Config['logLevel']): Logger {
   return pino({ level, base: { service: 'web' } }, pino.destination({ dest: 1, sync: true }));
 }
 
+/** A 503 that says when to retry (listener caps, no source, restarting): the server refused on purpose. */
+function plannedRefusal(res: { statusCode: number; getHeader(name: string): unknown }): boolean {
+  return res.statusCode === 503 && res.getHeader('retry-after') !== undefined;
+}
+
 /**
  * One JSON line per request. `clientIp` is Express's req.ip, which honours
  * X-Forwarded-For only when TRUST_PROXY says the proxy is trusted.
@@ -31,6 +36,15 @@ export function requestLogger(logger: Logger): RequestHandler {
       }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+    // A planned refusal is not an error: a warning without a stack, so a crowd of players retrying cannot fill
+    // the log with traces. Errors are what an operator must act on.
+    customLogLevel: (_req, res, err) =>
+      err ? 'error' : plannedRefusal(res) ? 'warn' : res.statusCode >= 500 ? 'error' : 'info',
+    customErrorMessage: (_req, res) => (plannedRefusal(res) ? 'request refused' : 'request errored'),
+    customErrorObject: (_req, res, err, value: Record<string, unknown>) => {
+      if (!plannedRefusal(res) || (err as Error).message !== `failed with status code ${res.statusCode}`) return value;
+      const { err: _generated, ...rest } = value;
+      return rest;
+    },
   }) as unknown as RequestHandler;
 }

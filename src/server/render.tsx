@@ -26,6 +26,8 @@ export const HTML_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
 export interface RendererOptions {
   manifest: Manifest;
   site: SiteConfig;
+  /** Boot data: the port the radio player asks for. */
+  streamPort: number;
   logger: Logger;
   renderTimeoutMs: number;
   cache: boolean;
@@ -155,7 +157,12 @@ export function createPageRenderer(options: RendererOptions): PageRenderer {
     day: string,
     settle: (page?: CachedPage) => void,
   ): void {
-    const boot: BootData = { site, today: day, assets: pageAssets(manifest, page.module) };
+    const boot: BootData = {
+      site,
+      today: day,
+      assets: pageAssets(manifest, page.module),
+      streamPort: options.streamPort,
+    };
     const wholeDocument = req.method === 'HEAD' || isbot(req.get('user-agent') ?? '');
 
     const chunks: Buffer[] = [];

@@ -1,4 +1,5 @@
-import { NOW_PLAYING_URL, STREAM_SRC } from '../radio/constants.ts';
+import { useApp } from '../app-context.tsx';
+import { nowPlayingUrl, streamUrl } from '../radio/constants.ts';
 import { MutedIcon, PauseIcon, PlayIcon, VolumeIcon } from '../radio/icons.tsx';
 import { useNowPlaying } from '../radio/useNowPlaying.ts';
 import { useRadioPlayer, type RadioPhase } from '../radio/useRadioPlayer.ts';
@@ -14,8 +15,9 @@ const listenersText = (n: number) => `${n} ${n === 1 ? 'listener' : 'listeners'}
 
 /** /radio: the live player card and what is on air (SPEC: Radio). */
 export function RadioPage() {
-  const player = useRadioPlayer(STREAM_SRC);
-  const nowPlaying = useNowPlaying(NOW_PLAYING_URL, player.phase === 'live');
+  const { streamPort } = useApp();
+  const player = useRadioPlayer(streamUrl(streamPort));
+  const nowPlaying = useNowPlaying(nowPlayingUrl(streamPort), player.phase === 'live');
   const volumePercent = Math.round(player.shownVolume * 100);
 
   return (
