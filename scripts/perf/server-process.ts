@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
-import { freePort } from '../../test/support/app-process.ts';
+import { freePort, shippedServerArgs } from '../../test/support/app-process.ts';
 
 export const SERVER_ENTRY = 'dist/server/main.js';
 export const TASKSET = existsSync('/usr/bin/taskset') ? '/usr/bin/taskset' : null;
@@ -49,7 +49,8 @@ export async function startServerProcess(options: ServerOptions): Promise<Server
     ...options.env,
     PORT: String(port),
   };
-  const node = [process.execPath, SERVER_ENTRY];
+  // As shipped: `npm start`'s node flags too.
+  const node = [process.execPath, ...shippedServerArgs()];
   const [command, ...args] =
     options.cpu !== undefined && TASKSET ? [TASKSET, '-c', String(options.cpu), ...node] : node;
   // taskset execs node: the child's pid is the server's.

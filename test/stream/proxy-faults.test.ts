@@ -427,7 +427,8 @@ describe('streaming', () => {
 
   it('ends a listener whose socket stops accepting data after the send timeout, and releases its upstream', async () => {
     const upstream = await scripted('icecast');
-    const app = await appFor(upstream.port, { sendTimeoutMs: 1_000 });
+    // An idle timeout far off: only the send timeout may end this listener within the test.
+    const app = await appFor(upstream.port, { sendTimeoutMs: 1_000, idleTimeoutMs: 120_000 });
     // A listener that sends its request and never reads a byte.
     const { hostname, port } = new URL(app.url);
     const listener = connect({ host: hostname, port: Number(port) });

@@ -1,5 +1,21 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+
+/**
+ * The server's arguments exactly as shipped: `npm start` ("node <flags> dist/server/main.js" in
+ * package.json; the Dockerfile's CMD is the same, test/start-command.test.ts checks), so tests and
+ * benchmarks run the server with the flags production has.
+ */
+export function shippedServerArgs(): string[] {
+  const { scripts } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const [node, ...args] = scripts.start!.split(/\s+/);
+  if (node !== 'node' || args.at(-1) !== 'dist/server/main.js')
+    throw new Error(`package.json "start" is not "node [flags] dist/server/main.js": ${scripts.start}`);
+  return args;
+}
 
 export interface AppProcess {
   url: string;
@@ -24,12 +40,15 @@ export function freePort(): Promise<number> {
 
 /**
  * Starts the built server (dist/server/main.js) as its own process on 127.0.0.1,
- * exactly as `npm start` would, and waits for /healthz.
+ * exactly as `npm start` would (its flags too), and waits for /healthz.
  */
-export async function startApp(env: Record<string, string> = {}): Promise<AppProcess> {
+export async function startApp(
+  env: Record<string, string> = {},
+  args: string[] = shippedServerArgs(),
+): Promise<AppProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const logs: string[] = [];
-  const child = spawn(process.execPath, ['dist/server/main.js'], {
+  const child = spawn(process.execPath, args, {
     env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

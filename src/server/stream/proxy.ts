@@ -261,7 +261,7 @@ export function createStreamProxy(config: StreamConfig, { logger, health, status
       if (closeDelimited && res.socket) {
         res.useChunkedEncodingByDefault = false;
         res.flushHeaders();
-        const relay = relayStream(proxyRes.socket, res.socket, mpeg);
+        const relay = relayStream(proxyRes, res.socket, mpeg);
         if (relay) {
           proxyRes.on('data', relay.push);
           return;

@@ -23,7 +23,7 @@
  * way; chunked or sized bodies go through the parser and a pipe.
  */
 import { freeParser } from 'node:_http_common';
-import { Agent, type ClientRequestArgs } from 'node:http';
+import { Agent, type ClientRequestArgs, type IncomingMessage } from 'node:http';
 import { createConnection, type NetConnectOpts, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createFrameAligner } from '../audio/mp3-frames.ts';
@@ -114,9 +114,10 @@ export interface Relay {
  * Sends everything the upstream socket reads from now on to the listener's
  * socket (after its response headers). With `alignMp3`, the first bytes up
  * to the first run of valid MP3 frames are dropped (see createFrameAligner).
- * Returns null when the socket is not one of the agent's.
+ * Returns null when the response's socket is not one of the agent's.
  */
-export function relayStream(upstream: Duplex, listener: Socket, alignMp3: boolean): Relay | null {
+export function relayStream(upstreamResponse: IncomingMessage, listener: Socket, alignMp3: boolean): Relay | null {
+  const upstream = upstreamResponse.socket as Socket;
   const state = upstreams.get(upstream);
   if (!state) return null;
   let aligner = alignMp3 ? createFrameAligner() : null;
@@ -135,10 +136,15 @@ export function relayStream(upstream: Duplex, listener: Socket, alignMp3: boolea
     if (listener.writableLength < QUEUE_BYTES) return true;
     // The listener is behind: stop reading until its queue is written out (an empty write's callback comes
     // after every write before it); meanwhile the kernel holds the rest upstream.
+    // The upstream's idle timer is for its silence, not ours: off while we do not read (the listener's own
+    // send timeout covers a listener that never catches up).
     if (!paused) {
       paused = true;
+      const idleMs = upstream.timeout ?? 0;
+      upstream.setTimeout(0);
       listener.write(EMPTY, () => {
         paused = false;
+        upstream.setTimeout(idleMs);
         upstream.resume();
       });
     }
@@ -153,6 +159,11 @@ export function relayStream(upstream: Duplex, listener: Socket, alignMp3: boolea
     return write(start, true);
   };
 
+  // A close-delimited body is complete when the upstream closes: the parser would have said so, but it
+  // is handed back, and a response closed incomplete counts as aborted (the listener's queued audio is cut).
+  upstream.once('end', () => {
+    upstreamResponse.complete = true;
+  });
   releaseServerParser(listener);
   state.sink = (bytes) => take(bytes, false);
   return { push: (chunk) => void take(chunk, true) };
