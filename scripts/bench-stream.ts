@@ -8,14 +8,15 @@
  * listener reads for 20 s from its own start. Reported: bytes per listener and
  * the steady rate against the stream's real-time rate (after Icecast's burst),
  * time to first byte, server RSS per listener (steady RSS minus the idle
- * server's, over the listener count) and server CPU (% of one core while all
- * listen). Each server is started fresh per run, so every baseline is clean.
- * Servers: "proxy" is `npm start` as is; "proxy*" the same with NODE_OPTIONS
- * from --tuned (default --max-semi-space-size=1: a small V8 young generation,
- * which is most of what is left of a Node listener's memory); "nginx" is
- * proxy_pass with proxy_buffering off and one worker (like the one Node process).
+ * server's, over the listeners Icecast counts at that moment, so listeners a
+ * loaded machine has not connected yet do not flatter anyone) and server CPU
+ * (% of one core while all listen). Each server is started fresh per run, so
+ * every baseline is clean. Servers: "proxy" is the app as shipped (`npm start`,
+ * its node flags included); "proxy*" the same with --variant's node flags
+ * instead ('none' for Node's defaults); "nginx" is proxy_pass with
+ * proxy_buffering off and one worker (like the one Node process).
  *
- * Options: --counts 200,500,1000  --seconds 20  --ramp 2  --kbps 128  --tuned '<NODE_OPTIONS>' ('' skips proxy*)
+ * Options: --counts 200,500,1000  --seconds 20  --ramp 2  --kbps 128  --variant '<node flags>|none' (default: no proxy* run)
  * Needs: icecast2, ezstream, lame, sox, nginx (Debian packages); a build (made if missing).
  * Everything listens on 127.0.0.1 on free ports and is stopped by PID.
  */
@@ -24,7 +25,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startApp, type AppProcess } from '../test/support/app-process.ts';
+import { shippedServerArgs, startApp, type AppProcess } from '../test/support/app-process.ts';
 import { makeTestMp3, startEzstream, startIcecast, type Icecast } from '../test/support/icecast.ts';
 import { startNginxSite } from '../test/support/nginx.ts';
 
@@ -37,8 +38,8 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '20' },
     ramp: { type: 'string', default: '2' },
     kbps: { type: 'string', default: '128' },
-    /** A second proxy run per count with these NODE_OPTIONS ('' to skip it). */
-    tuned: { type: 'string', default: '--max-semi-space-size=1' },
+    /** A second proxy run per count with these node flags instead of the shipped ones ('none': no flags). */
+    variant: { type: 'string', default: '' },
     client: { type: 'string' },
   },
 });
@@ -165,17 +166,20 @@ interface Target {
   stop(): Promise<void>;
 }
 
-async function startProxy(ice: Icecast, nodeOptions = ''): Promise<Target> {
-  const app: AppProcess = await startApp({
-    LOG_LEVEL: 'warn',
-    STREAM_UPSTREAM_HOST: '127.0.0.1',
-    STREAM_PORT_MAP: `8076:${ice.port}`,
-    STREAM_MAX_LISTENERS: '5000',
-    STREAM_MAX_LISTENERS_PER_CLIENT: '5000',
-    ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
-  });
+async function startProxy(ice: Icecast, variant = ''): Promise<Target> {
+  const flags = variant === 'none' ? [] : variant.split(/\s+/).filter(Boolean);
+  const app: AppProcess = await startApp(
+    {
+      LOG_LEVEL: 'warn',
+      STREAM_UPSTREAM_HOST: '127.0.0.1',
+      STREAM_PORT_MAP: `8076:${ice.port}`,
+      STREAM_MAX_LISTENERS: '5000',
+      STREAM_MAX_LISTENERS_PER_CLIENT: '5000',
+    },
+    { args: variant ? [...flags, 'dist/server/main.js'] : shippedServerArgs() },
+  );
   return {
-    name: nodeOptions ? 'proxy*' : 'proxy',
+    name: variant ? 'proxy*' : 'proxy',
     port: app.port,
     path: '/api/stream?port=8076',
     pids: () => [app.child.pid!],
@@ -270,11 +274,14 @@ async function run(
     await sleep((rampS + 3) * 1000);
     const cpu0 = pids.reduce((n, p) => n + procTimes(p), 0);
     const t0 = performance.now();
-    const rss: number[] = [];
+    /** RSS growth per listener connected at that moment (Icecast's count: the same for every server). */
+    const perListener: number[] = [];
     let icecastListeners = 0;
     while (performance.now() - runStart < (seconds - 2) * 1000) {
-      rss.push(pids.reduce((n, p) => n + procRssKiB(p), 0));
-      if (rss.length % 4 === 1) icecastListeners = Math.max(icecastListeners, await ice.listeners().catch(() => 0));
+      const rss = pids.reduce((n, p) => n + procRssKiB(p), 0);
+      const listening = await ice.listeners().catch(() => 0);
+      icecastListeners = Math.max(icecastListeners, listening);
+      if (listening > 0) perListener.push((rss - rssBase) / listening);
       await sleep(500);
     }
     const cpu1 = pids.reduce((n, p) => n + procTimes(p), 0);
@@ -286,7 +293,7 @@ async function run(
     const ratios = ok
       .filter((r) => r.steadyMs > 1_000)
       .map((r) => r.steadyBytes / (r.steadyMs / 1000) / bytesPerSecond);
-    const steadyRss = median(rss.slice(Math.floor(rss.length / 2)));
+
     return {
       server: target.name,
       count,
@@ -305,7 +312,7 @@ async function run(
       ),
       ttfbMax: Math.max(...ok.map((r) => r.ttfbMs)),
       rssBaseKiB: rssBase,
-      rssPerListenerKiB: (steadyRss - rssBase) / count,
+      rssPerListenerKiB: median(perListener.slice(Math.floor(perListener.length / 2))),
       cpuPct,
       icecastListeners,
     };
@@ -331,10 +338,10 @@ async function main(): Promise<void> {
   );
   const ice = await startIcecast({ clients: Math.max(...counts) * 2 + 200 });
   const source = await startEzstream(ice, { file: makeTestMp3(kbps, 10) });
-  const tuned = args.tuned ?? '';
+  const variant = args.variant ?? '';
   const servers: ((ice: Icecast) => Promise<Target>)[] = [
     (i) => startProxy(i),
-    ...(tuned ? [(i: Icecast) => startProxy(i, tuned)] : []),
+    ...(variant ? [(i: Icecast) => startProxy(i, variant)] : []),
     startNginx,
   ];
   const rows: RunResult[] = [];
@@ -358,7 +365,7 @@ async function main(): Promise<void> {
   const f = (n: number, d = 0) => n.toFixed(d);
   const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}x` : '-');
   console.log(
-    `\nproxy = npm start as is; proxy* = the same with NODE_OPTIONS=${tuned || '(skipped)'}; nginx = proxy_pass, proxy_buffering off, 1 worker`,
+    `\nproxy = as shipped (node ${shippedServerArgs().join(' ')}); proxy* = node flags '${variant || '(skipped)'}' instead; nginx = proxy_pass, proxy_buffering off, 1 worker`,
   );
   console.log(
     'listeners  server  ok          KiB/listener  steady rate (min)    TTFB p50/p95/max ms   RSS KiB/listener  CPU %  (idle RSS MiB)',
@@ -380,7 +387,7 @@ async function main(): Promise<void> {
     }
   }
   console.log(
-    `\nreal-time rate: ${bytesPerSecond} B/s; each listener also gets Icecast's ~64 KiB burst first. Target: under 64 KiB RSS per listener.`,
+    `\nreal-time rate: ${bytesPerSecond} B/s; each listener also gets Icecast's ~64 KiB burst first. Target: RSS per listener at most 2x nginx's.`,
   );
 }
 

@@ -9,6 +9,7 @@ const {
   cleanDist,
   clientOptions,
   copyPublic,
+  copyServerFiles,
   firstLoadWeights,
   manifestFrom,
   precompress,
@@ -31,6 +32,7 @@ const manifest = manifestFrom(client.metafile);
 await squeeze(ASSETS_OUT);
 stashSourceMaps();
 copyPublic();
+copyServerFiles();
 writeManifest(manifest);
 precompress(CLIENT_OUT);
 

@@ -98,6 +98,14 @@ export function serverOptions(production: boolean): esbuild.BuildOptions {
   };
 }
 
+/** Files the server reads beside its bundle (paths from the root; copied flat into dist/server/). */
+export const SERVER_FILES = ['src/server/demo-station/demo-loop.mp3'];
+
+export function copyServerFiles(): void {
+  mkdirSync(SERVER_OUT, { recursive: true });
+  for (const file of SERVER_FILES) cpSync(join(ROOT, file), join(SERVER_OUT, basename(file)));
+}
+
 const publicPath = (file: string) => `/${relative(CLIENT_OUT, join(ROOT, file)).split('\\').join('/')}`;
 
 /** Reads esbuild's metafile into the manifest: the entry, its CSS, and each page's own chunks. */

@@ -5,9 +5,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as esbuild from 'esbuild';
 import { mkdirSync } from 'node:fs';
-import { ASSETS_OUT, clientOptions, copyPublic, manifestFrom, serverOptions, writeManifest } from './bundle.ts';
+import {
+  ASSETS_OUT,
+  clientOptions,
+  copyPublic,
+  copyServerFiles,
+  manifestFrom,
+  serverOptions,
+  writeManifest,
+} from './bundle.ts';
 
 mkdirSync(ASSETS_OUT, { recursive: true });
+copyServerFiles();
 let server: ChildProcess | null = null;
 let restartTimer: NodeJS.Timeout | undefined;
 

@@ -28,6 +28,8 @@ export interface AppOptions {
   /** Tests swap in an app tree that throws or hangs. */
   appTree?: (location: string) => ReactNode;
   now?: () => Date;
+  /** The radio's routes; main.ts makes them, to hand the same service to the server's graceful stop. */
+  streams?: StreamService;
 }
 
 export interface App {
@@ -52,7 +54,7 @@ function shouldCompress(req: Request, res: Response): boolean {
 export function createApp(config: Config, options: AppOptions = {}): App {
   const logger = options.logger ?? createLogger(config.logLevel);
   const manifest = loadManifest(config.distDir);
-  const streams = createStreamService(config.stream, logger);
+  const streams = options.streams ?? createStreamService(config.stream, logger);
   const app = express();
 
   app.disable('x-powered-by');
@@ -92,6 +94,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     createPageRoute({
       manifest,
       site: config.site,
+      streamPort: config.stream.allowedPorts[0]!,
       logger,
       renderTimeoutMs: config.timeouts.renderMs,
       cache,

@@ -1,12 +1,15 @@
 /**
- * Configuration from environment variables, validated once at start.
- * A bad value stops the server with a ConfigError naming the variable.
+ * Configuration from environment variables, validated once at start by one
+ * zod schema composed of parts (the server's, the site's, the stream's in
+ * stream/config.ts). A bad value stops the server with a ConfigError naming
+ * the variable. An empty or blank variable means "not set".
  */
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { defaultSite, type ContactChannel, type ExternalLink, type SiteConfig } from '../shared/site.ts';
 import { ConfigError } from './config-error.ts';
-import { parseStreamConfig, type StreamConfig } from './stream/config.ts';
+import { httpUrl, wholeNumber as int } from './env-values.ts';
+import { checkStreamEnv, streamConfigFrom, streamEnv, type StreamConfig } from './stream/config.ts';
 
 export interface Config {
   env: 'production' | 'development' | 'test';
@@ -32,22 +35,6 @@ export interface Config {
   site: SiteConfig;
   stream: StreamConfig;
 }
-
-const int = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
-
-const httpUrl = z.string().refine((v) => {
-  try {
-    const u = new URL(v);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}, 'must be an absolute http(s) URL');
 
 const trustProxy = z.string().transform((v, ctx): Config['trustProxy'] => {
   const value = v.trim().toLowerCase();
@@ -104,7 +91,7 @@ const phoneList = z
 
 const contactKeys = ['general', 'editorial', 'advertising', 'subscriptions', 'legal', 'careers'] as const;
 
-const schema = z.object({
+const serverEnv = {
   NODE_ENV: z.enum(['production', 'development', 'test']).default('production'),
   PORT: int(1, 65535).optional(),
   HOST: z.string().min(1, 'must not be empty').optional(),
@@ -118,6 +105,9 @@ const schema = z.object({
   KEEP_ALIVE_TIMEOUT_MS: int(1_000, 120_000).optional(),
   SHUTDOWN_TIMEOUT_MS: int(100, 9_500).optional(),
   MAX_HEADER_SIZE: int(1_024, 65_536).optional(),
+};
+
+const siteEnv = {
   SITE_URL: httpUrl.transform((v) => v.replace(/\/+$/, '')).optional(),
   SITE_MASTHEAD: z.string().min(1).optional(),
   SITE_NETWORK_NAME: z.string().min(1).optional(),
@@ -136,12 +126,16 @@ const schema = z.object({
   UNIVERSITY_URL: httpUrl.optional(),
   ...Object.fromEntries(contactKeys.map((k) => [`CONTACT_${k.toUpperCase()}_EMAIL`, email.optional()])),
   ...Object.fromEntries(contactKeys.map((k) => [`CONTACT_${k.toUpperCase()}_PHONES`, phoneList.optional()])),
-});
+};
+
+const schema = z.object({ ...serverEnv, ...siteEnv, ...streamEnv }).superRefine(checkStreamEnv);
 
 /** Reads and validates the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // An empty variable means "not set", as shells and compose files often leave them.
-  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const present = Object.fromEntries(
+    Object.entries(env).flatMap(([k, v]) => (v === undefined || v.trim() === '' ? [] : [[k, v.trim()]])),
+  );
   const parsed = schema.safeParse(present);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -201,6 +195,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     maxHeaderSize: e.MAX_HEADER_SIZE ?? 16_384,
     site,
-    stream: parseStreamConfig(env),
+    stream: streamConfigFrom(e),
   };
 }

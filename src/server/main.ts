@@ -7,7 +7,7 @@ import { loadConfig, type Config } from './config.ts';
 import { ConfigError } from './config-error.ts';
 import { type RunningServer, startServer } from './lifecycle.ts';
 import { createLogger } from './logger.ts';
-import { prepareStream } from './stream/index.ts';
+import { createStreamService, prepareStream } from './stream/index.ts';
 
 function readConfig(): Config {
   try {
@@ -24,7 +24,8 @@ function readConfig(): Config {
 const config = readConfig();
 const logger = createLogger(config.logLevel);
 const stream = await prepareStream(config.stream, logger);
-const app = createApp({ ...config, stream: stream.config }, { logger });
+const streams = createStreamService(stream.config, logger);
+const app = createApp({ ...config, stream: stream.config }, { logger, streams });
 
 let running: RunningServer;
 try {

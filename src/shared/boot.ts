@@ -19,6 +19,8 @@ export interface BootData {
   site: SiteConfig;
   today: string;
   assets: PageAssets;
+  /** The `port` the radio player asks /api/stream for (the first of STREAM_ALLOWED_PORTS). */
+  streamPort: number;
 }
 
 export const BOOT_ELEMENT_ID = '__boot';

@@ -2,14 +2,14 @@
  * The built-in demo station: on its own, and behind the built server exactly
  * as `npm start` runs it with no upstream configured.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findFrameSync, frameHeaderAt, splitFrames } from '../../src/server/stream/mp3-frames.ts';
-import { DEMO_LOOP_MP3_BASE64 } from '../../src/server/demo-station/demo-loop.ts';
-import { DEMO_TITLE, startDemoStation } from '../../src/server/demo-station/station.ts';
+import { findFrameSync, frameHeaderAt, splitFrames } from '../../src/server/audio/mp3-frames.ts';
+import { DEMO_LOOP_FILE, DEMO_TITLE, startDemoStation } from '../../src/server/demo-station/station.ts';
 import { startApp, type AppProcess } from '../support/app-process.ts';
 import { fetchAll, type OpenStream, openStream, sleep } from './helpers.ts';
 
-const loop = Buffer.from(DEMO_LOOP_MP3_BASE64, 'base64');
+const loop = readFileSync(DEMO_LOOP_FILE);
 const frames = splitFrames(loop);
 const bytesPerSecond = loop.length / ((frames.length * 1152) / 44_100);
 

@@ -9,10 +9,13 @@ import {
 } from 'node:http';
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { pino, type Logger } from 'pino';
 import { createApp } from '../../src/server/app.ts';
 import { loadConfig } from '../../src/server/config.ts';
+import { createLogger } from '../../src/server/logger.ts';
 import type { StreamConfig } from '../../src/server/stream/config.ts';
-import type { StreamService } from '../../src/server/stream/index.ts';
+import { createStreamService, type StreamService } from '../../src/server/stream/index.ts';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Waits return as soon as their condition holds; this limit only stops a hung test on a busy machine. */
@@ -31,24 +34,38 @@ export interface ProxyApp {
 export async function startProxyApp(
   stream: Partial<StreamConfig>,
   env: Record<string, string> = {},
+  logger: Logger = createLogger('silent'),
 ): Promise<ProxyApp> {
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', STREAM_UPSTREAM_HOST: '127.0.0.1', ...env });
   config.stream = { ...config.stream, ...stream };
-  const app = createApp(config);
+  const streams = createStreamService(config.stream, logger);
+  const app = createApp(config, { logger, streams });
   const server = createHttpServer(app.handle).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     server,
-    streams: app.streams,
+    streams,
     close: () =>
       new Promise<void>((resolve) => {
-        app.streams.closeAll();
+        streams.closeAll();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+}
+
+/** A logger whose JSON lines the test reads. */
+export function captureLogger(): { logger: Logger; lines(): Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { logger: pino({ level: 'info' }, sink), lines: () => lines };
 }
 
 export interface OpenStream {

@@ -40,6 +40,8 @@ export interface AppProcessOptions {
   logFile?: string;
   /** Pin the server to this CPU with taskset (benchmarks). */
   cpu?: number;
+  /** Node's arguments (flags and the entry); default: as `npm start` runs it. */
+  args?: string[];
 }
 
 /** A free TCP port on 127.0.0.1 (the OS picks it; we release it and hand it on). */
@@ -53,6 +55,21 @@ export function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * The server's arguments exactly as shipped: `npm start` ("node <flags> dist/server/main.js" in
+ * package.json; the Dockerfile's CMD is the same, test/start-command.test.ts checks), so tests and
+ * benchmarks run the server with the flags production has.
+ */
+export function shippedServerArgs(): string[] {
+  const { scripts } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const [node, ...args] = (scripts.start ?? '').split(/\s+/);
+  if (node !== 'node' || args.at(-1) !== SERVER_ENTRY)
+    throw new Error(`package.json "start" is not "node [flags] ${SERVER_ENTRY}": ${scripts.start}`);
+  return args;
 }
 
 export function requireBuild(): void {
@@ -72,7 +89,7 @@ export async function startApp(env: Record<string, string> = {}, options: AppPro
     ...env,
     PORT: String(port),
   };
-  const node = [process.execPath, SERVER_ENTRY];
+  const node = [process.execPath, ...(options.args ?? shippedServerArgs())];
   // taskset execs node: the child's pid is the server's.
   const [command, ...args] =
     options.cpu !== undefined && TASKSET ? [TASKSET, '-c', String(options.cpu), ...node] : node;

@@ -7,11 +7,19 @@
  * starts on a frame boundary, drops listeners that stop reading, and answers
  * /status-json.xsl in Icecast's shape.
  */
+import { readFileSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { DEMO_LOOP_MP3_BASE64 } from './demo-loop.ts';
-import { splitFrames } from '../stream/mp3-frames.ts';
+import { splitFrames } from '../audio/mp3-frames.ts';
+
+/**
+ * The audio: 460 MPEG-1 Layer III frames (12.02 s, 96 kbps, 44.1 kHz joint
+ * stereo) that loop seamlessly, made by scripts/make-demo-audio.ts. The file
+ * sits beside this module: in src/ when run from source, in dist/server/ once
+ * bundled (scripts/bundle.ts copies it there).
+ */
+export const DEMO_LOOP_FILE = new URL('./demo-loop.mp3', import.meta.url);
 
 export interface DemoStationOptions {
   mount: string;
@@ -47,7 +55,7 @@ interface Loop {
 }
 
 function loadLoop(): Loop {
-  const once = Buffer.from(DEMO_LOOP_MP3_BASE64, 'base64');
+  const once = readFileSync(DEMO_LOOP_FILE);
   const frames = splitFrames(once);
   if (frames.length === 0) throw new Error('demo station: the audio loop has no MP3 frames');
   const bytes = Buffer.concat([once, once]);

@@ -22,6 +22,8 @@ import { renderDocument } from './render.tsx';
 export interface PageRouteOptions {
   manifest: Manifest;
   site: SiteConfig;
+  /** Boot data: the port the radio player asks for. */
+  streamPort: number;
   logger: Logger;
   renderTimeoutMs: number;
   /** Absent when PAGE_CACHE=off: every request renders. */
@@ -44,7 +46,7 @@ export function isDocumentOf(html: Buffer, page: PageEntry): boolean {
 }
 
 export function createPageRoute(options: PageRouteOptions): RequestHandler {
-  const { manifest, site, logger, cache } = options;
+  const { manifest, site, streamPort, logger, cache } = options;
   const matchPath = createPathMatcher();
 
   return async (req, res, next) => {
@@ -77,7 +79,7 @@ export function createPageRoute(options: PageRouteOptions): RequestHandler {
     const wholeDocument = req.method === 'HEAD' || isbot(req.get('user-agent') ?? '');
     try {
       await preloadPage(page.id);
-      const boot: BootData = { site, today: day, assets: pageAssets(manifest, page.module) };
+      const boot: BootData = { site, today: day, assets: pageAssets(manifest, page.module), streamPort };
       // The not-found page renders at the path that chose it; every other page at its own path.
       const location = status === 404 ? req.path : page.path;
       const html = await renderDocument(

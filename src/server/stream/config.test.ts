@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { ConfigError } from '../config-error.ts';
-import { parseStreamConfig } from './config.ts';
 import { requestedPort } from './port-param.ts';
 
-describe('parseStreamConfig', () => {
+/** The stream's settings, read by the one configuration schema. */
+const parseStreamConfig = (env: NodeJS.ProcessEnv) => loadConfig(env).stream;
+
+describe('stream configuration', () => {
   it('defaults to the demo station, /stream, port 8076 and safe limits', () => {
-    for (const env of [{}, { STREAM_UPSTREAM_HOST: '', STREAM_ALLOWED_PORTS: '', STREAM_MOUNT: '' }]) {
+    for (const env of [{}, { STREAM_UPSTREAM_HOST: '', STREAM_ALLOWED_PORTS: ' ', STREAM_MOUNT: '' }]) {
       expect(parseStreamConfig(env)).toEqual({
         upstreamHost: null,
         mount: '/stream',
@@ -14,6 +16,7 @@ describe('parseStreamConfig', () => {
         upstreamPorts: { 8076: 8076 },
         connectTimeoutMs: 5_000,
         idleTimeoutMs: 15_000,
+        sendTimeoutMs: 60_000,
         maxListeners: 1_000,
         maxListenersPerClient: 8,
         retryAfterSeconds: 10,
@@ -30,6 +33,7 @@ describe('parseStreamConfig', () => {
       STREAM_PORT_MAP: '8076:18000',
       STREAM_CONNECT_TIMEOUT_MS: '2500',
       STREAM_IDLE_TIMEOUT_MS: '20000',
+      STREAM_SEND_TIMEOUT_MS: '30000',
       STREAM_MAX_LISTENERS: '5000',
       STREAM_MAX_LISTENERS_PER_CLIENT: '3',
       STREAM_RETRY_AFTER_S: '30',
@@ -42,6 +46,7 @@ describe('parseStreamConfig', () => {
       upstreamPorts: { 8076: 18000, 8000: 8000 },
       connectTimeoutMs: 2_500,
       idleTimeoutMs: 20_000,
+      sendTimeoutMs: 30_000,
       maxListeners: 5_000,
       maxListenersPerClient: 3,
       retryAfterSeconds: 30,
@@ -77,6 +82,8 @@ describe('parseStreamConfig', () => {
     ['STREAM_IDLE_TIMEOUT_MS', '10000'],
     ['STREAM_IDLE_TIMEOUT_MS', '5000'],
     ['STREAM_IDLE_TIMEOUT_MS', '-1'],
+    ['STREAM_SEND_TIMEOUT_MS', '999'],
+    ['STREAM_SEND_TIMEOUT_MS', '1m'],
     ['STREAM_MAX_LISTENERS', '0'],
     ['STREAM_MAX_LISTENERS', '1.5'],
     ['STREAM_MAX_LISTENERS_PER_CLIENT', '0'],
@@ -92,11 +99,25 @@ describe('parseStreamConfig', () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).variable).toBe(variable);
+    // One error format for every variable: "Invalid configuration: NAME <reason> (got "<value>")".
+    expect((error as ConfigError).message).toMatch(
+      new RegExp(`^Invalid configuration: ${variable} .+ \\(got ".*"\\)$`),
+    );
   });
 
-  it('is part of loadConfig, which refuses an idle timeout within Icecast’s source timeout', () => {
-    expect(loadConfig({ STREAM_UPSTREAM_HOST: '' }).stream.upstreamHost).toBeNull();
-    expect(() => loadConfig({ STREAM_IDLE_TIMEOUT_MS: '9000' })).toThrow(/STREAM_IDLE_TIMEOUT_MS/);
+  it('refuses an idle timeout within Icecast’s source timeout, saying why', () => {
+    expect(() => loadConfig({ STREAM_IDLE_TIMEOUT_MS: '9000' })).toThrow(
+      /STREAM_IDLE_TIMEOUT_MS must be at least 10001 \(more than Icecast's 10 s source timeout\)/,
+    );
+  });
+
+  it('checks the port map against the allowed ports, naming the map', () => {
+    expect(() => loadConfig({ STREAM_ALLOWED_PORTS: '9000', STREAM_PORT_MAP: '8076:18000' })).toThrow(
+      /STREAM_PORT_MAP maps port 8076, which STREAM_ALLOWED_PORTS does not list/,
+    );
+    expect(loadConfig({ STREAM_ALLOWED_PORTS: '9000', STREAM_PORT_MAP: '9000:18000' }).stream.upstreamPorts).toEqual({
+      9000: 18000,
+    });
   });
 });
 

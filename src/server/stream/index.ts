@@ -1,20 +1,22 @@
 /**
  * The radio's server side, mounted at /api before compression:
  * - GET|HEAD /stream?port=N   the live stream through our proxy (proxy.ts)
- * - GET /now-playing?port=N   title and listener count from Icecast's status (now-playing.ts)
- * With no upstream configured, prepareStream() starts the built-in demo
- * station on loopback and points the proxy at it.
+ * - GET|HEAD /now-playing?port=N   title and listener count from Icecast's status (now-playing.ts)
+ * Other methods pass on to the app's 405, like every other path. With no
+ * upstream configured, prepareStream() starts the built-in demo station on
+ * loopback and points the proxy at it.
  */
-import { Router } from 'express';
+import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { startDemoStation } from '../demo-station/station.ts';
 import type { StreamConfig } from './config.ts';
-import { createNowPlayingHandler } from './now-playing.ts';
+import { createIcecastStatus, createNowPlayingHandler } from './now-playing.ts';
 import { createStreamProxy } from './proxy.ts';
+import { createUpstreamHealth } from './upstream.ts';
 
 export interface StreamService {
   /** Mounted at /api. */
-  router: Router;
+  router: RequestHandler;
   /** Ends every open listener response (graceful shutdown). */
   closeAll(): void;
   /** Listeners being served right now. */
@@ -22,10 +24,18 @@ export interface StreamService {
 }
 
 export function createStreamService(config: StreamConfig, logger: Logger): StreamService {
-  const proxy = createStreamProxy(config, logger);
-  const router = Router();
-  router.get('/stream', proxy.handler);
-  router.get('/now-playing', createNowPlayingHandler(config, logger));
+  const health = createUpstreamHealth(logger.child({ component: 'stream-upstream' }));
+  const status = createIcecastStatus(config, health);
+  const proxy = createStreamProxy(config, { logger, health, status });
+  const nowPlaying = createNowPlayingHandler(config, status);
+  // A plain dispatch rather than an express Router, whose automatic OPTIONS answer (200) would
+  // make these two paths the only ones not answering 405 to other methods.
+  const router: RequestHandler = (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') next();
+    else if (req.path === '/stream') proxy.handler(req, res, next);
+    else if (req.path === '/now-playing') nowPlaying(req, res, next);
+    else next();
+  };
   return {
     router,
     closeAll: () => proxy.closeAll(),

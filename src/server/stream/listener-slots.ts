@@ -6,6 +6,8 @@
 export interface ListenerSlots {
   /** A release function, or null when a cap is reached. */
   take(client: string): (() => void) | null;
+  /** Whether take() would refuse this client now (a cap is reached). */
+  full(client: string): boolean;
   readonly active: number;
 }
 
@@ -16,9 +18,12 @@ export function createListenerSlots(maxTotal: number, maxPerClient: number): Lis
     get active() {
       return active;
     },
+    full(client) {
+      return active >= maxTotal || (perClient.get(client) ?? 0) >= maxPerClient;
+    },
     take(client) {
+      if (this.full(client)) return null;
       const mine = perClient.get(client) ?? 0;
-      if (active >= maxTotal || mine >= maxPerClient) return null;
       active += 1;
       perClient.set(client, mine + 1);
       let released = false;

@@ -1,16 +1,18 @@
 /**
- * GET /api/now-playing?port=N: the current title and listener count, read
- * from the upstream's Icecast status (/status-json.xsl) and cached for a few
- * seconds so any number of pages polling it cost one upstream request per
- * interval. Icecast's JSON is not always valid, and `source` may be missing,
- * one object or an array: anything unexpected yields nulls, and the page
- * shows its default text.
+ * Icecast's status (/status-json.xsl), read for two answers:
+ * - GET /api/now-playing?port=N: the current title and listener count;
+ * - HEAD /api/stream: whether a listener would get the stream now (proxy.ts),
+ *   without opening a listener slot (Icecast 2.4 answers HEAD on a mount with 400).
+ * One upstream request at a time per port, reused for a few seconds, so any
+ * number of pages polling cost one request per interval. Icecast's JSON is not
+ * always valid, and `source` may be missing, one object or an array: anything
+ * unexpected yields nulls, and the page shows its default text.
  */
 import { get } from 'node:http';
 import type { RequestHandler } from 'express';
-import type { Logger } from 'pino';
 import type { StreamConfig } from './config.ts';
 import { requestedPort } from './port-param.ts';
+import { upstreamOrigin, type UpstreamHealth, type UpstreamStatus } from './upstream.ts';
 
 export interface NowPlaying {
   /** Whether the mount has a source right now (null: status unknown). */
@@ -69,67 +71,92 @@ export function parseIcecastStatus(body: string, mount: string): NowPlaying {
   return { live: true, title: artist && title ? cleanText(`${artist} - ${title}`) : title, listeners };
 }
 
+class StatusError extends Error {
+  constructor(readonly status: UpstreamStatus) {
+    super(`upstream status ${status}`);
+  }
+}
+
 function fetchStatus(url: string, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const req = get(url, { agent: false, headers: { accept: 'application/json' }, timeout: timeoutMs }, (res) => {
       if (res.statusCode !== 200) {
         res.resume();
-        reject(new Error(`status ${res.statusCode}`));
+        reject(new StatusError(502));
         return;
       }
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        if (size > MAX_STATUS_BYTES) req.destroy(new Error('status too large'));
+        if (size > MAX_STATUS_BYTES) req.destroy(new StatusError(502));
         else chunks.push(chunk);
       });
       res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
       res.on('error', reject);
     });
-    req.on('timeout', () => req.destroy(new Error('status timed out')));
+    req.on('timeout', () => req.destroy(new StatusError(504)));
     req.on('error', reject);
   });
 }
 
-export function createNowPlayingHandler(config: StreamConfig, logger: Logger): RequestHandler {
-  const log = logger.child({ component: 'now-playing' });
-  const cache = new Map<number, { value: NowPlaying; expires: number; pending?: Promise<NowPlaying> }>();
+export interface StatusReading {
+  /** What GET /api/stream would answer now (200: the mount is on the air, or Icecast's JSON was unreadable). */
+  status: UpstreamStatus;
+  nowPlaying: NowPlaying;
+}
+
+export interface IcecastStatus {
+  /** The status, from a reading at most maxAgeMs old or a new one (shared with concurrent callers). */
+  read(port: number, maxAgeMs: number): Promise<StatusReading>;
+}
+
+export function createIcecastStatus(config: StreamConfig, health: UpstreamHealth): IcecastStatus {
+  const cache = new Map<number, { value: StatusReading; at: number; pending?: Promise<StatusReading> }>();
+  // No status within this: answer 504, as a listener would get after connectTimeoutMs.
   const timeoutMs = Math.min(config.connectTimeoutMs, 3_000);
 
-  async function load(port: number): Promise<NowPlaying> {
-    const host = config.upstreamHost ?? '127.0.0.1';
-    const url = `http://${host.includes(':') ? `[${host}]` : host}:${config.upstreamPorts[port] ?? port}/status-json.xsl`;
+  async function load(port: number): Promise<StatusReading> {
     try {
-      return parseIcecastStatus(await fetchStatus(url, timeoutMs), config.mount);
+      const nowPlaying = parseIcecastStatus(
+        await fetchStatus(`${upstreamOrigin(config, port)}/status-json.xsl`, timeoutMs),
+        config.mount,
+      );
+      return { status: nowPlaying.live === false ? 503 : 200, nowPlaying };
     } catch (err) {
-      log.debug({ err: (err as Error).message, port }, 'icecast status unavailable');
-      return UNKNOWN;
+      return { status: err instanceof StatusError ? err.status : 502, nowPlaying: UNKNOWN };
     }
   }
 
-  function current(port: number): Promise<NowPlaying> {
-    const entry = cache.get(port);
-    if (entry?.pending) return entry.pending;
-    if (entry && entry.expires > Date.now()) return Promise.resolve(entry.value);
-    // One upstream request at a time per port; callers meanwhile share it.
-    const pending = load(port).then((value) => {
-      cache.set(port, { value, expires: Date.now() + config.statusCacheMs });
-      return value;
-    });
-    cache.set(port, { value: entry?.value ?? UNKNOWN, expires: 0, pending });
-    return pending;
-  }
+  return {
+    read(port, maxAgeMs) {
+      const entry = cache.get(port);
+      if (entry?.pending) return entry.pending;
+      if (entry && Date.now() - entry.at <= maxAgeMs) return Promise.resolve(entry.value);
+      const pending = load(port).then((value) => {
+        cache.set(port, { value, at: Date.now() });
+        health.record(port, value.status);
+        return value;
+      });
+      cache.set(port, { value: entry?.value ?? { status: 200, nowPlaying: UNKNOWN }, at: 0, pending });
+      return pending;
+    },
+  };
+}
 
+export function createNowPlayingHandler(config: StreamConfig, status: IcecastStatus): RequestHandler {
   return (req, res, next) => {
     const port = requestedPort(req.originalUrl, config.allowedPorts);
     if (port === null) {
       res.status(400).set('Cache-Control', 'no-store').type('text/plain').send('Invalid stream request');
       return;
     }
-    current(port)
-      .then((value) => {
-        res.set('Cache-Control', `public, max-age=${Math.max(1, Math.floor(config.statusCacheMs / 1000))}`).json(value);
+    status
+      .read(port, config.statusCacheMs)
+      .then(({ nowPlaying }) => {
+        res
+          .set('Cache-Control', `public, max-age=${Math.max(1, Math.floor(config.statusCacheMs / 1000))}`)
+          .json(nowPlaying);
       })
       .catch(next);
   };

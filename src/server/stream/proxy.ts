@@ -6,9 +6,11 @@
  * handles what it does not:
  * - Our own agent (relay.ts): httpxy's shared agent allows only 256 sockets per
  *   host and would queue listener 257 forever; ours has no cap and no pooling.
- * - `selfHandleResponse`: we pick the headers (no upstream Server/Connection,
- *   one Access-Control-Allow-Origin, no-store, X-Accel-Buffering: no) and map
- *   Icecast's 404/403 to 503; redirects are never followed (followRedirects off).
+ * - `selfHandleResponse`: we pick the headers (the stream's type and icy-*
+ *   description, but not the upstream's Server, Connection, icy-url (an internal
+ *   address) or Access-Control-Allow-Origin: our CORP same-origin stands;
+ *   no-store, X-Accel-Buffering: no) and map Icecast's 404/403 to 503;
+ *   redirects are never followed (followRedirects off).
  * - Its error answers (504 for a refused connection, the target's URL in the body)
  *   are replaced: refused/reset → 502, no response in time → 504, fixed texts.
  * - Timeouts are ours: `proxyTimeout` is one idle timer for both phases and on
@@ -20,16 +22,22 @@
  *   sized bodies are piped. An MP3 stream starts on a frame boundary either way.
  * - A listener who goes away: httpxy destroys the upstream request on the
  *   response's 'close'; our cleanup does it too, and gives the slot back.
+ * - A listener who stops reading: once its socket has accepted nothing for
+ *   sendTimeoutMs while audio waits for it (nginx's send_timeout), it is ended.
+ * - HEAD opens no listener: it answers what a GET would get now, from the
+ *   latest state (a listener's answer or Icecast's status) at most a few seconds old.
  */
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware, type Plugin } from 'http-proxy-middleware';
 import type { Logger } from 'pino';
+import { createFrameAligner } from '../audio/mp3-frames.ts';
 import type { StreamConfig } from './config.ts';
 import { createListenerSlots } from './listener-slots.ts';
-import { findFrameSync } from './mp3-frames.ts';
-import { RelayAgent, relayStream } from './relay.ts';
+import type { IcecastStatus } from './now-playing.ts';
 import { requestedPort } from './port-param.ts';
+import { RelayAgent, relayStream } from './relay.ts';
+import { upstreamOrigin, type UpstreamHealth, type UpstreamStatus } from './upstream.ts';
 
 const TEXT = {
   badPort: 'Invalid stream request',
@@ -43,30 +51,59 @@ const TEXT = {
 /** Request headers the upstream may see; everything else (cookies, Range, Icy-MetaData, X-Forwarded-*) stays here. */
 const FORWARDED_REQUEST_HEADERS = new Set(['host', 'user-agent', 'accept', 'connection']);
 
-/** Response headers that describe the stream; `icy-metaint` is left out because we never ask for metadata. */
+/**
+ * Response headers that describe the stream. Not `icy-metaint` (we never ask for metadata) nor
+ * `icy-url` (often the upstream's internal address).
+ */
 function describesStream(name: string): boolean {
-  return name === 'content-type' || name === 'ice-audio-info' || (name.startsWith('icy-') && name !== 'icy-metaint');
+  return (
+    name === 'content-type' ||
+    name === 'ice-audio-info' ||
+    (name.startsWith('icy-') && name !== 'icy-metaint' && name !== 'icy-url')
+  );
+}
+
+/** The describing headers of an upstream answer, first value of each (Icecast may repeat some). */
+function streamHeaders(rawHeaders: string[]): [string, string][] {
+  const headers = new Map<string, string>();
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!.toLowerCase();
+    if (describesStream(name) && !headers.has(name)) headers.set(name, rawHeaders[i + 1]!);
+  }
+  if (!headers.has('content-type')) headers.set('content-type', 'audio/mpeg');
+  return [...headers];
+}
+
+/** The stream's own answer headers, the same for GET and HEAD. */
+function setStreamHeaders(res: ServerResponse, headers: [string, string][]): void {
+  res.statusCode = 200;
+  for (const [name, value] of headers) {
+    try {
+      res.setHeader(name, value);
+    } catch {
+      /* a value Node will not send is simply dropped */
+    }
+  }
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Accel-Buffering', 'no');
+  // The body ends with the connection, as Icecast's does.
+  res.setHeader('Connection', 'close');
 }
 
 const MPEG_TYPES = new Set(['audio/mpeg', 'audio/mp3', 'audio/mpeg3']);
-/** Give up looking for a frame start after this much (then relay as is). */
-const MAX_SYNC_SEARCH = 32 * 1024;
 
-/**
- * Icecast's burst for a new listener starts mid-frame. Chrome then cannot
- * recognise MP3 from the first bytes and keeps probing: playback starts about
- * 4 s later than it could. So the relay starts at the first run of valid
- * frames, then pipes the rest untouched.
- */
-function startOnFrame(proxyRes: IncomingMessage, res: ServerResponse): void {
-  let head: Buffer = Buffer.alloc(0);
+/** HEAD answers from what is known about the upstream if it is at most this old. */
+const HEAD_STATE_MAX_AGE_MS = 3_000;
+
+/** Starts a piped MP3 stream on a frame boundary (see createFrameAligner), then pipes the rest untouched. */
+function pipeFromFrame(proxyRes: IncomingMessage, res: ServerResponse): void {
+  const aligner = createFrameAligner();
   const onData = (chunk: Buffer) => {
-    head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
-    const at = findFrameSync(head, 0, 3);
-    if (at < 0 && head.length < MAX_SYNC_SEARCH) return;
+    const start = aligner.push(chunk);
+    if (start === null) return;
     proxyRes.off('data', onData);
     proxyRes.pause();
-    res.write(at > 0 ? head.subarray(at) : head);
+    res.write(start);
     proxyRes.pipe(res);
   };
   proxyRes.on('data', onData);
@@ -83,6 +120,9 @@ interface Listener {
   deadline?: NodeJS.Timeout;
   /** True once we answered (an error, or the stream's headers). */
   answered: boolean;
+  /** Bytes the listener's socket had accepted at the last send-timeout sweep, and when that changed. */
+  accepted: number;
+  acceptedAt: number;
 }
 
 export interface StreamProxy {
@@ -92,43 +132,83 @@ export interface StreamProxy {
   readonly activeListeners: number;
 }
 
-export function createStreamProxy(config: StreamConfig, logger: Logger): StreamProxy {
+export interface StreamProxyDeps {
+  logger: Logger;
+  health: UpstreamHealth;
+  /** Icecast's status, for HEAD when nothing recent is known. */
+  status: IcecastStatus;
+}
+
+/** The status GET would answer with, as text and whether to say when to retry. */
+const ANSWERS: Record<Exclude<UpstreamStatus, 200>, { text: string; retry: boolean }> = {
+  502: { text: TEXT.badGateway, retry: false },
+  503: { text: TEXT.unavailable, retry: true },
+  504: { text: TEXT.timeout, retry: false },
+};
+
+export function createStreamProxy(config: StreamConfig, { logger, health, status }: StreamProxyDeps): StreamProxy {
   const log = logger.child({ component: 'stream-proxy' });
   const slots = createListenerSlots(config.maxListeners, config.maxListenersPerClient);
   const listeners = new Map<IncomingMessage, Listener>();
-  /** The upstream's content type per port, for HEAD answers that must not open an upstream listener. */
-  const contentTypes = new Map<number, string>();
+  /** The describing headers of the last stream answer per port, for HEAD answers. */
+  const lastHeaders = new Map<number, [string, string][]>();
   let closing = false;
 
-  const upstreamUrl = (port: number): string => {
-    const host = config.upstreamHost ?? '127.0.0.1';
-    const upstreamPort = config.upstreamPorts[port] ?? port;
-    return `http://${host.includes(':') ? `[${host}]` : host}:${upstreamPort}`;
-  };
-
-  function answer(res: ServerResponse, status: number, text: string, retry = false): void {
+  /** A short plain-text answer; HEAD gets the same headers, Content-Length included. */
+  function answer(res: ServerResponse, code: number, text: string, retry = false): void {
     if (res.headersSent || res.destroyed) {
       if (!res.writableEnded) res.end();
       return;
     }
-    res.statusCode = status;
+    res.statusCode = code;
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(text));
     if (retry) res.setHeader('Retry-After', String(config.retryAfterSeconds));
     res.end(text);
   }
 
   /** Ends a listener's exchange with an error status (before headers) or by ending the stream (after). */
-  function fail(listener: Listener, status: number, text: string, retry = false): void {
+  function fail(listener: Listener, code: number, text: string, retry = false): void {
     clearTimeout(listener.deadline);
     const streaming = listener.answered;
     listener.answered = true;
     // Answer (or end the stream) first, so the listener gets a clean end before the upstream is torn down.
     if (streaming) listener.res.end();
-    else answer(listener.res, status, text, retry);
+    else answer(listener.res, code, text, retry);
     listener.proxyReq?.destroy();
     listener.proxyRes?.destroy();
   }
+
+  /** Fails a listener with what the upstream did, and remembers it for HEAD. */
+  function upstreamFailed(listener: Listener, code: Exclude<UpstreamStatus, 200>): void {
+    health.record(listener.port, code);
+    fail(listener, code, ANSWERS[code].text, ANSWERS[code].retry);
+  }
+
+  /**
+   * nginx's send_timeout: a listener whose socket has accepted nothing for sendTimeoutMs while
+   * audio waits for it is ended, which releases its upstream. One sweep for all listeners.
+   */
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const listener of listeners.values()) {
+        const socket = listener.res.socket;
+        if (!listener.answered || !socket) continue;
+        const accepted = socket.bytesWritten - socket.writableLength;
+        if (socket.writableLength === 0 || accepted !== listener.accepted) {
+          listener.accepted = accepted;
+          listener.acceptedAt = now;
+        } else if (now - listener.acceptedAt >= config.sendTimeoutMs) {
+          log.info({ port: listener.port, sendTimeoutMs: config.sendTimeoutMs }, 'listener stopped reading; ended');
+          socket.destroy();
+        }
+      }
+    },
+    Math.min(5_000, Math.max(100, Math.floor(config.sendTimeoutMs / 4))),
+  );
+  sweep.unref();
 
   const streamPlugin: Plugin = (proxyServer) => {
     proxyServer.on('proxyReq', (proxyReq, req) => {
@@ -151,32 +231,18 @@ export function createStreamProxy(config: StreamConfig, logger: Logger): StreamP
       }
       clearTimeout(listener.deadline);
       listener.proxyRes = proxyRes;
-      const status = proxyRes.statusCode ?? 502;
-      if (status !== 200) {
+      const code = proxyRes.statusCode ?? 502;
+      if (code !== 200) {
         // 404: mount missing or its source gone; 403: Icecast's listener limits. Both pass with time.
-        const passing = status === 404 || status === 403;
-        log.warn({ status, port: listener.port }, 'stream upstream refused the listener');
-        fail(listener, passing ? 503 : 502, passing ? TEXT.unavailable : TEXT.badGateway, passing);
+        log.debug({ status: code, port: listener.port }, 'stream upstream refused the listener');
+        upstreamFailed(listener, code === 404 || code === 403 ? 503 : 502);
         return;
       }
+      health.record(listener.port, 200);
       listener.answered = true;
-      const type = proxyRes.headers['content-type'] ?? 'audio/mpeg';
-      contentTypes.set(listener.port, type);
-      res.statusCode = 200;
-      // The first value of each header we pass (Icecast may repeat Access-Control-Allow-Origin).
-      const raw = proxyRes.rawHeaders;
-      for (let i = 0; i + 1 < raw.length; i += 2) {
-        const name = raw[i]!.toLowerCase();
-        if (!(describesStream(name) || name === 'access-control-allow-origin') || res.hasHeader(name)) continue;
-        try {
-          res.setHeader(name, raw[i + 1]!);
-        } catch {
-          /* a value Node will not send is simply dropped */
-        }
-      }
-      res.setHeader('Content-Type', type);
-      res.setHeader('Cache-Control', 'no-store');
-      res.setHeader('X-Accel-Buffering', 'no');
+      const headers = streamHeaders(proxyRes.rawHeaders);
+      lastHeaders.set(listener.port, headers);
+      setStreamHeaders(res, headers);
 
       // Icecast itself drops a source silent for 10 s, so only a longer silence ends the stream here.
       proxyRes.socket.setTimeout(config.idleTimeoutMs, () => {
@@ -187,22 +253,23 @@ export function createStreamProxy(config: StreamConfig, logger: Logger): StreamP
       proxyRes.once('close', () => {
         if (!res.writableEnded) res.end();
       });
+      const type = res.getHeader('content-type') as string;
       const mpeg = MPEG_TYPES.has(type.split(';')[0]!.trim().toLowerCase());
       // Icecast's answer is close-delimited: relay its bytes ourselves, the same way to the listener.
       const closeDelimited =
         proxyRes.headers['transfer-encoding'] === undefined && proxyRes.headers['content-length'] === undefined;
       if (closeDelimited && res.socket) {
         res.useChunkedEncodingByDefault = false;
-        res.setHeader('Connection', 'close');
         res.flushHeaders();
-        const relay = relayStream(proxyRes.socket, res.socket, mpeg);
+        const relay = relayStream(proxyRes, res.socket, mpeg);
         if (relay) {
           proxyRes.on('data', relay.push);
           return;
         }
       }
+      res.removeHeader('Connection');
       res.flushHeaders();
-      if (mpeg) startOnFrame(proxyRes, res);
+      if (mpeg) pipeFromFrame(proxyRes, res);
       else proxyRes.pipe(res);
     });
 
@@ -212,13 +279,13 @@ export function createStreamProxy(config: StreamConfig, logger: Logger): StreamP
         if (listener) fail(listener, 502, TEXT.badGateway);
         return;
       }
-      log.warn({ code: (err as NodeJS.ErrnoException).code, port: listener.port }, 'stream upstream unreachable');
-      fail(listener, 502, TEXT.badGateway);
+      log.debug({ code: (err as NodeJS.ErrnoException).code, port: listener.port }, 'stream upstream unreachable');
+      upstreamFailed(listener, 502);
     });
   };
 
   const relay = createProxyMiddleware({
-    router: (req) => listeners.get(req)?.target ?? upstreamUrl(config.allowedPorts[0]!),
+    router: (req) => listeners.get(req)?.target ?? upstreamOrigin(config, config.allowedPorts[0]!),
     pathRewrite: () => config.mount,
     changeOrigin: true,
     agent: new RelayAgent(),
@@ -228,7 +295,18 @@ export function createStreamProxy(config: StreamConfig, logger: Logger): StreamP
     plugins: [streamPlugin],
   });
 
-  const handler: RequestHandler = (req: Request, res: Response) => {
+  /** HEAD: what a GET would get now, without opening a listener here or upstream. */
+  async function answerHead(res: Response, port: number): Promise<void> {
+    const code = health.latest(port, HEAD_STATE_MAX_AGE_MS) ?? (await status.read(port, HEAD_STATE_MAX_AGE_MS)).status;
+    if (code !== 200) {
+      answer(res, code, ANSWERS[code].text, ANSWERS[code].retry);
+      return;
+    }
+    setStreamHeaders(res, lastHeaders.get(port) ?? streamHeaders([]));
+    res.end();
+  }
+
+  const handler: RequestHandler = (req: Request, res: Response, next) => {
     const port = requestedPort(req.originalUrl, config.allowedPorts);
     const hasBody = req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
     if (port === null || hasBody) {
@@ -239,27 +317,31 @@ export function createStreamProxy(config: StreamConfig, logger: Logger): StreamP
       answer(res, 503, TEXT.closing, true);
       return;
     }
+    const client = req.ip ?? req.socket.remoteAddress ?? 'unknown';
     if (req.method === 'HEAD') {
-      // Headers only, from what we know: opening an upstream listener for a HEAD would waste a slot there.
-      res.status(200).set({
-        'Content-Type': contentTypes.get(port) ?? 'audio/mpeg',
-        'Cache-Control': 'no-store',
-        'X-Accel-Buffering': 'no',
-      });
-      res.end();
+      if (slots.full(client)) answer(res, 503, TEXT.busy, true);
+      else answerHead(res, port).catch(next);
       return;
     }
-    const release = slots.take(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+    const release = slots.take(client);
     if (!release) {
       answer(res, 503, TEXT.busy, true);
       return;
     }
 
-    const listener: Listener = { req, res, port, target: upstreamUrl(port), answered: false };
+    const listener: Listener = {
+      req,
+      res,
+      port,
+      target: upstreamOrigin(config, port),
+      answered: false,
+      accepted: 0,
+      acceptedAt: 0,
+    };
     listeners.set(req, listener);
     listener.deadline = setTimeout(() => {
-      log.warn({ port, timeoutMs: config.connectTimeoutMs }, 'stream upstream did not answer in time');
-      fail(listener, 504, TEXT.timeout);
+      log.debug({ port, timeoutMs: config.connectTimeoutMs }, 'stream upstream did not answer in time');
+      upstreamFailed(listener, 504);
     }, config.connectTimeoutMs);
     res.once('close', () => {
       clearTimeout(listener.deadline);
@@ -271,7 +353,7 @@ export function createStreamProxy(config: StreamConfig, logger: Logger): StreamP
 
     void relay(req, res, (err?: unknown) => {
       // Only reached when the proxy itself threw before or while starting the request.
-      if (err) log.warn({ err, port }, 'stream proxy failed');
+      if (err) log.error({ err, port }, 'stream proxy failed');
       fail(listener, 502, TEXT.badGateway);
     });
   };
@@ -280,6 +362,7 @@ export function createStreamProxy(config: StreamConfig, logger: Logger): StreamP
     handler,
     closeAll() {
       closing = true;
+      clearInterval(sweep);
       for (const listener of listeners.values()) fail(listener, 503, TEXT.closing, true);
     },
     get activeListeners() {

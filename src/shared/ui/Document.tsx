@@ -10,7 +10,7 @@ import { OrganizationJsonLd } from './chrome/OrganizationJsonLd.tsx';
  */
 export function Document({ boot, children }: { boot: BootData; children: ReactNode }) {
   return (
-    <AppProvider site={boot.site} today={boot.today}>
+    <AppProvider site={boot.site} today={boot.today} streamPort={boot.streamPort}>
       <Html boot={boot}>{children}</Html>
     </AppProvider>
   );

@@ -6,13 +6,25 @@ interface AppContextValue {
   site: SiteConfig;
   /** Today's date in Chicago, long US format. */
   today: string;
+  /** The `port` the radio player asks /api/stream for (from configuration, via the boot data). */
+  streamPort: number;
   dark: boolean;
   toggleDark(): void;
 }
 
 const AppContext = createContext<AppContextValue | null>(null);
 
-export function AppProvider({ site, today, children }: { site: SiteConfig; today: string; children: ReactNode }) {
+export function AppProvider({
+  site,
+  today,
+  streamPort,
+  children,
+}: {
+  site: SiteConfig;
+  today: string;
+  streamPort: number;
+  children: ReactNode;
+}) {
   // Light by default and not persisted (spec §4), so server and client start alike.
   const [dark, setDark] = useState(false);
   // First render uses the server's date (no mismatch); then the browser's own Chicago date,
@@ -22,7 +34,10 @@ export function AppProvider({ site, today, children }: { site: SiteConfig; today
     const now = new Date();
     setDate(chicagoDateWithoutIntl(now) ?? formatChicagoDate(now));
   }, []);
-  const value = useMemo(() => ({ site, today: date, dark, toggleDark: () => setDark((d) => !d) }), [site, date, dark]);
+  const value = useMemo(
+    () => ({ site, today: date, streamPort, dark, toggleDark: () => setDark((d) => !d) }),
+    [site, date, streamPort, dark],
+  );
   return <AppContext value={value}>{children}</AppContext>;
 }
 

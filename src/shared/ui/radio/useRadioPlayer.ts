@@ -4,7 +4,7 @@
  * client render) they answer the initial state, so hydration matches.
  */
 import { useEffect, useSyncExternalStore } from 'react';
-import { useSite } from '../app-context.tsx';
+import { useApp, useSite } from '../app-context.tsx';
 import { streamUrls } from './constants.ts';
 import type { NowPlayingInfo } from './now-playing.ts';
 import { createRadioController, type RadioController } from './radio-controller.ts';
@@ -19,9 +19,11 @@ const none = () => null;
 export function useRadioController(): RadioController | null {
   const { controller, ensureController } = usePlayerContext();
   const { masthead } = useSite();
+  // The port comes from configuration (STREAM_ALLOWED_PORTS, 8076 by default) through the boot data.
+  const { streamPort } = useApp();
   useEffect(() => {
-    ensureController((audio) => createRadioController(audio, { urls: streamUrls(), station: masthead }));
-  }, [ensureController, masthead]);
+    ensureController((audio) => createRadioController(audio, { urls: streamUrls(streamPort), station: masthead }));
+  }, [ensureController, masthead, streamPort]);
   return controller;
 }
 

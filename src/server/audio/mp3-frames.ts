@@ -64,3 +64,36 @@ export function splitFrames(buf: Uint8Array): Uint8Array[] {
   }
   return frames;
 }
+
+/** Give up looking for a frame start after this much (then relay as is): a stream that is not MP3 after all. */
+export const MAX_SYNC_SEARCH_BYTES = 32 * 1024;
+
+export interface FrameAligner {
+  /**
+   * Takes the next bytes of a stream; returns what to send on: null while the
+   * start is still being looked for, then (once) everything from the first
+   * run of three valid frames, then each chunk as it is.
+   */
+  push(chunk: Buffer): Buffer | null;
+}
+
+/**
+ * Icecast's burst for a new listener starts mid-frame; Chrome then cannot tell
+ * MP3 from the first bytes and probes for about 4 s before it plays. Starting
+ * the listener on a frame boundary avoids that.
+ */
+export function createFrameAligner(limit = MAX_SYNC_SEARCH_BYTES): FrameAligner {
+  let head: Buffer | null = Buffer.alloc(0);
+  return {
+    push(chunk) {
+      if (head === null) return chunk;
+      // A copy: the chunk may be a view of a buffer its owner reuses.
+      head = Buffer.concat([head, chunk]);
+      const at = findFrameSync(head, 0, 3);
+      if (at < 0 && head.length < limit) return null;
+      const start = head.subarray(Math.max(at, 0));
+      head = null;
+      return start;
+    },
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * zod types for values read from environment variables (always strings), shared by the parts of
+ * the configuration schema. Messages complete "Invalid configuration: NAME …".
+ */
+import { z } from 'zod';
+
+/** A whole number from min to max, written as plain digits. */
+export const wholeNumber = (min: number, max: number, hint = '') =>
+  z
+    .string()
+    .regex(/^\d+$/, `must be a whole number from ${min} to ${max}${hint}`)
+    .transform(Number)
+    .pipe(z.number().min(min, `must be at least ${min}${hint}`).max(max, `must be at most ${max}${hint}`));
+
+const PORT = /^[1-9]\d{0,4}$/;
+
+/** TCP port text (1–65535, no sign, no leading zero) as a number, or null. */
+export function tcpPort(text: string): number | null {
+  const value = PORT.test(text) ? Number(text) : NaN;
+  return value >= 1 && value <= 65_535 ? value : null;
+}
+
+export const httpUrl = z.string().refine((v) => {
+  try {
+    const u = new URL(v);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}, 'must be an absolute http(s) URL');
