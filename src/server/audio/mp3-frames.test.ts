@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFrameAligner, frameHeaderAt } from '../../src/server/audio/mp3-frames.ts';
+import { createFrameAligner, frameHeaderAt } from './mp3-frames.ts';
 
 /** A valid MPEG-1 Layer III frame (128 kbps, 44.1 kHz, no padding: 417 bytes), filled with `fill`. */
 function frame(fill: number): Buffer {
