@@ -6,11 +6,12 @@
  * page module before it streams; the client loads it before it hydrates, so
  * neither first render ever suspends.
  */
-import { Suspense, use, useEffect, type ComponentType } from 'react';
+import { Suspense, use, type ComponentType } from 'react';
 import { matchRoutes, Outlet, useLocation, useRoutes, type RouteObject } from 'react-router-dom';
 import { pageById, pages, type PageEntry, type PageId } from './pages.ts';
 import { RouteHead } from './ui/chrome/RouteHead.tsx';
 import { SiteLayout } from './ui/chrome/SiteLayout.tsx';
+import { useScrollOnNavigation } from './ui/chrome/use-scroll-on-navigation.ts';
 
 type PageModule = () => Promise<ComponentType>;
 
@@ -81,10 +82,7 @@ export function AppRoutes() {
 
 function Root() {
   const { pathname, hash } = useLocation();
-  // A new page starts at its top, as a full page load would (anchors keep their place).
-  useEffect(() => {
-    if (!hash) window.scrollTo(0, 0);
-  }, [pathname, hash]);
+  useScrollOnNavigation(pathname, hash);
   return (
     <Suspense>
       <Outlet />
