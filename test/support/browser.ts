@@ -28,3 +28,19 @@ export async function blockThirdParties(page: Page, origin: string): Promise<voi
     (route) => route.abort('blockedbyclient'),
   );
 }
+
+/**
+ * Waits until React has hydrated the element (its event handlers are attached): the app loads after
+ * the first paint, so a click right after `load` may still reach plain HTML (a link then does a full
+ * page load, which is correct but not what a test of client-side behaviour wants).
+ */
+export async function untilHydrated(page: Page, selector: string, timeout = 10_000): Promise<void> {
+  await page.waitForFunction(
+    (sel) => {
+      const element = document.querySelector(sel);
+      return !!element && Object.keys(element).some((key) => key.startsWith('__reactProps$'));
+    },
+    selector,
+    { timeout },
+  );
+}

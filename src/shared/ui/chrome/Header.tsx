@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useLocation } from 'react-router-dom';
+import { Link, useLocation } from '../../router.tsx';
 import { isoDateOfLongUsDate } from '../../date.ts';
 import { navSections } from '../../sections-nav.ts';
 import { useApp } from '../app-context.tsx';
