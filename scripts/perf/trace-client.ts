@@ -32,6 +32,7 @@ const CATEGORIES = [
   'devtools.timeline',
   'disabled-by-default-devtools.timeline',
   'v8.execute',
+  'disabled-by-default-v8.compile',
   'v8',
   'blink.user_timing',
   'loading',
