@@ -1,16 +1,16 @@
 /**
- * The router's view of the route table in pages.ts, shared by server and
- * client. Declarative react-router (useRoutes) keeps the client's router at
- * about 15 KB gzip; each page is its own lazily imported chunk. The server
- * matches the path with matchPage() (and so picks the status) and loads the
- * page module before it streams; the client loads it before it hydrates, so
- * neither first render ever suspends.
+ * The route table of pages.ts as React, shared by server and client: which page a path shows, and
+ * the page with its chrome. Each page is its own lazily imported chunk; the server loads it before
+ * it streams and the client before it hydrates, so neither first render ever suspends. In the
+ * browser a navigation suspends (in a transition: the old page stays) only if the new page's chunk
+ * was not prefetched yet.
  */
-import { Suspense, use, useEffect, type ComponentType } from 'react';
-import { matchRoutes, Outlet, useLocation, useRoutes, type RouteObject } from 'react-router-dom';
+import { Suspense, use, type ComponentType } from 'react';
 import { pageById, pages, type PageEntry, type PageId } from './pages.ts';
+import { useLocation } from './router.tsx';
 import { RouteHead } from './ui/chrome/RouteHead.tsx';
 import { SiteLayout } from './ui/chrome/SiteLayout.tsx';
+import { useScrollOnNavigation } from './ui/chrome/use-scroll-on-navigation.ts';
 import { PlayerBarSlot } from './ui/radio/PlayerBarSlot.tsx';
 import { PlayerProvider } from './ui/radio/PlayerProvider.tsx';
 
@@ -45,55 +45,49 @@ export function preloadPage(id: PageId): Promise<ComponentType> {
   return promise;
 }
 
-function Page({ id }: { id: PageId }) {
-  const Component = loaded.get(id) ?? use(preloadPage(id));
+const pagesByPath = new Map(pages.filter((p) => p.id !== 'notFound').map((p) => [p.path, p]));
+
+/**
+ * The page a path shows: the not-found page when nothing else matches. Like the browser's view of
+ * a path, matching ignores letter case, one trailing slash and percent-escapes of plain letters.
+ */
+export function matchPage(pathname: string): PageEntry {
+  let path = pathname;
+  try {
+    path = decodeURIComponent(pathname);
+  } catch {
+    return pageById('notFound');
+  }
+  path = path.toLowerCase();
+  if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+  return pagesByPath.get(path) ?? pageById('notFound');
+}
+
+/** Prefetches the page of a path (its chunk), for links. */
+export function prefetchPath(pathname: string): void {
+  void preloadPage(matchPage(pathname).id);
+}
+
+function Page({ entry }: { entry: PageEntry }) {
+  const Component = loaded.get(entry.id) ?? use(preloadPage(entry.id));
   return (
     <>
-      <RouteHead page={pageById(id)} />
+      <RouteHead page={entry} />
       <Component />
     </>
   );
 }
 
-const pageRoute = (entry: PageEntry): RouteObject =>
-  entry.path === '/'
-    ? { index: true, id: entry.id, element: <Page id={entry.id} /> }
-    : { path: entry.path, id: entry.id, element: <Page id={entry.id} /> };
-
-export const routeObjects: RouteObject[] = [
-  {
-    id: 'root',
-    element: <Root />,
-    children: [
-      { id: 'site', element: <SiteLayout />, children: pages.filter((p) => p.chrome).map(pageRoute) },
-      ...pages.filter((p) => !p.chrome).map(pageRoute),
-    ],
-  },
-];
-
-/** The page a path shows: the not-found page when nothing else matches. */
-export function matchPage(pathname: string): PageEntry {
-  const leaf = matchRoutes(routeObjects, pathname)?.at(-1)?.route.id as PageId | undefined;
-  return pageById(leaf ?? 'notFound');
-}
-
+/** The current location's page, framed by the site's chrome unless the page has none. */
 export function AppRoutes() {
-  return useRoutes(routeObjects);
-}
-
-function Root() {
   const { pathname, hash } = useLocation();
-  // A new page starts at its top, as a full page load would (anchors keep their place).
-  // biome-ignore lint/correctness/useExhaustiveDependencies: every navigation (a new pathname) is the trigger; only hash is read.
-  useEffect(() => {
-    if (!hash) window.scrollTo(0, 0);
-  }, [pathname, hash]);
+  useScrollOnNavigation(pathname, hash);
+  const entry = matchPage(pathname);
+  const page = <Page key={entry.id} entry={entry} />;
   // The radio's player sits above every page (the not-found page too), so navigating never silences it.
   return (
     <PlayerProvider>
-      <Suspense>
-        <Outlet />
-      </Suspense>
+      <Suspense>{entry.chrome ? <SiteLayout>{page}</SiteLayout> : page}</Suspense>
       <PlayerBarSlot />
     </PlayerProvider>
   );

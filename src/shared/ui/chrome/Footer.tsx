@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '../../router.tsx';
 import { useSite } from '../app-context.tsx';
 
 export function Footer() {

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '../../router.tsx';
 
 /** Our own promo among the ads (Terms, desktop): the live radio. */
 export function HouseWidget() {

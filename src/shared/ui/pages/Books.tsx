@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '../../router.tsx';
 import { books } from '../../content/books.ts';
 import { useSite } from '../app-context.tsx';
 import { BookCard } from '../books/BookCard.tsx';

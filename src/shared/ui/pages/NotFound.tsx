@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link, useLocation } from 'react-router-dom';
+import { Link, useLocation } from '../../router.tsx';
 import { notFoundAds } from '../../content/ads.ts';
 import { AdRow } from '../components/AdRow.tsx';
 

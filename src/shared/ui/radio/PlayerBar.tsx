@@ -1,4 +1,4 @@
-import { Link, useLocation } from 'react-router-dom';
+import { Link, useLocation } from '../../router.tsx';
 import { MutedIcon, PauseIcon, PlayIcon, VolumeIcon } from './icons.tsx';
 import { onAirTitle } from './now-playing.ts';
 import type { RadioController } from './radio-controller.ts';
