@@ -4,8 +4,8 @@
  */
 import { hydrateRoot } from 'react-dom/client';
 import { BOOT_ELEMENT_ID, type BootData } from '../shared/boot.ts';
-import { BrowserRouter } from '../shared/router.tsx';
-import { AppRoutes, matchPage, preloadPage, prefetchPath } from '../shared/routes.tsx';
+import { BrowserRouter } from 'react-router-dom';
+import { AppRoutes, matchPage, preloadPage } from '../shared/routes.tsx';
 import { Document } from '../shared/ui/Document.tsx';
 import './styles/index.css';
 
@@ -22,7 +22,7 @@ async function hydrate(): Promise<void> {
   hydrateRoot(
     document,
     <Document boot={boot}>
-      <BrowserRouter prefetch={prefetchPath}>
+      <BrowserRouter>
         <AppRoutes />
       </BrowserRouter>
     </Document>,

@@ -10,7 +10,7 @@ import type { ReactNode } from 'react';
 import type { Request, RequestHandler, Response } from 'express';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
-import { StaticRouter } from '../shared/router.tsx';
+import { StaticRouter } from 'react-router-dom';
 import type { BootData } from '../shared/boot.ts';
 import { formatChicagoDate } from '../shared/date.ts';
 import { pageById, type PageEntry } from '../shared/pages.ts';

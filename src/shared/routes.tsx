@@ -1,13 +1,15 @@
 /**
- * The route table of pages.ts as React, shared by server and client: which page a path shows, and
- * the page with its chrome. Each page is its own lazily imported chunk; the server loads it before
- * it streams and the client before it hydrates, so neither first render ever suspends. In the
- * browser a navigation suspends (in a transition: the old page stays) only if the new page's chunk
- * was not prefetched yet.
+ * react-router's view of the route table in pages.ts, shared by server and client (declarative
+ * mode: `useRoutes`, decision 001). Each page is its own lazily imported chunk; the server matches
+ * the path with matchPage() (and so picks the status) and loads the page module before it streams;
+ * the client loads it before it hydrates, so neither first render ever suspends. In the browser a
+ * navigation is a transition (react-router's default): the old page stays until the new one can
+ * render, which is at once when its chunk was prefetched (PrefetchLink).
  */
 import { Suspense, use, type ComponentType } from 'react';
+import { matchRoutes, Outlet, useRoutes, type RouteObject } from 'react-router-dom';
 import { pageById, pages, type PageEntry, type PageId } from './pages.ts';
-import { useLocation } from './router.tsx';
+import { PrefetchPageContext } from './ui/PrefetchLink.tsx';
 import { RouteHead } from './ui/chrome/RouteHead.tsx';
 import { SiteLayout } from './ui/chrome/SiteLayout.tsx';
 import { useScrollOnNavigation } from './ui/chrome/use-scroll-on-navigation.ts';
@@ -45,22 +47,45 @@ export function preloadPage(id: PageId): Promise<ComponentType> {
   return promise;
 }
 
-const pagesByPath = new Map(pages.filter((p) => p.id !== 'notFound').map((p) => [p.path, p]));
+function Page({ id }: { id: PageId }) {
+  const Component = loaded.get(id) ?? use(preloadPage(id));
+  return (
+    <>
+      <RouteHead page={pageById(id)} />
+      <Component />
+    </>
+  );
+}
+
+const pageRoute = (entry: PageEntry): RouteObject =>
+  entry.path === '/'
+    ? { index: true, id: entry.id, element: <Page id={entry.id} /> }
+    : { path: entry.path, id: entry.id, element: <Page id={entry.id} /> };
+
+const siteLayout = (
+  <SiteLayout>
+    <Outlet />
+  </SiteLayout>
+);
+
+export const routeObjects: RouteObject[] = [
+  {
+    id: 'root',
+    element: <Root />,
+    children: [
+      { id: 'site', element: siteLayout, children: pages.filter((p) => p.chrome).map(pageRoute) },
+      ...pages.filter((p) => !p.chrome).map(pageRoute),
+    ],
+  },
+];
 
 /**
- * The page a path shows: the not-found page when nothing else matches. Like the browser's view of
- * a path, matching ignores letter case, one trailing slash and percent-escapes of plain letters.
+ * The page a path shows: the not-found page when nothing else matches. react-router matches
+ * ignoring letter case and a trailing slash, on the decoded path.
  */
 export function matchPage(pathname: string): PageEntry {
-  let path = pathname;
-  try {
-    path = decodeURIComponent(pathname);
-  } catch {
-    return pageById('notFound');
-  }
-  path = path.toLowerCase();
-  if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
-  return pagesByPath.get(path) ?? pageById('notFound');
+  const leaf = matchRoutes(routeObjects, pathname)?.at(-1)?.route.id as PageId | undefined;
+  return pageById(leaf ?? 'notFound');
 }
 
 /** Prefetches the page of a path (its chunk), for links. */
@@ -68,27 +93,21 @@ export function prefetchPath(pathname: string): void {
   void preloadPage(matchPage(pathname).id);
 }
 
-function Page({ entry }: { entry: PageEntry }) {
-  const Component = loaded.get(entry.id) ?? use(preloadPage(entry.id));
-  return (
-    <>
-      <RouteHead page={entry} />
-      <Component />
-    </>
-  );
+export function AppRoutes() {
+  return useRoutes(routeObjects);
 }
 
-/** The current location's page, framed by the site's chrome unless the page has none. */
-export function AppRoutes() {
-  const { pathname, hash } = useLocation();
-  useScrollOnNavigation(pathname, hash);
-  const entry = matchPage(pathname);
-  const page = <Page key={entry.id} entry={entry} />;
+function Root() {
+  useScrollOnNavigation();
   // The radio's player sits above every page (the not-found page too), so navigating never silences it.
   return (
-    <PlayerProvider>
-      <Suspense>{entry.chrome ? <SiteLayout>{page}</SiteLayout> : page}</Suspense>
-      <PlayerBarSlot />
-    </PlayerProvider>
+    <PrefetchPageContext value={prefetchPath}>
+      <PlayerProvider>
+        <Suspense>
+          <Outlet />
+        </Suspense>
+        <PlayerBarSlot />
+      </PlayerProvider>
+    </PrefetchPageContext>
   );
 }

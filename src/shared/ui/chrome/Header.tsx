@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Link, useLocation } from '../../router.tsx';
+import { useLocation } from 'react-router-dom';
+import { PrefetchLink } from '../PrefetchLink.tsx';
 import { isoDateOfLongUsDate } from '../../date.ts';
 import { navSections } from '../../sections-nav.ts';
 import { useApp } from '../app-context.tsx';
@@ -37,9 +38,9 @@ export function Header() {
       </div>
 
       <div className="site-header__brand container">
-        <Link to="/" className="masthead">
+        <PrefetchLink to="/" className="masthead">
           {site.masthead}
-        </Link>
+        </PrefetchLink>
         <p className="site-header__tagline">{site.tagline}</p>
       </div>
 
@@ -101,8 +102,8 @@ function SectionLink({ anchor, label, onFrontPage, onClick }: SectionLinkProps) 
       {label}
     </a>
   ) : (
-    <Link to={`/#${anchor}`} onClick={onClick}>
+    <PrefetchLink to={`/#${anchor}`} onClick={onClick}>
       {label}
-    </Link>
+    </PrefetchLink>
   );
 }
