@@ -33,8 +33,8 @@ export const PAGES_DIR = 'src/shared/ui/pages/';
 /** The client app (hydration); src/client/entry.tsx, the loader the page names, imports it after the first paint. */
 export const APP_ENTRY = 'src/client/app.tsx';
 
-/** First-load budgets per route (issues 5 and 12), gzip bytes. */
-export const BUDGET = { js: 100 * 1024, css: 20 * 1024 };
+/** First-load budgets per route (issues 5 and 12, decision 041), gzip bytes. */
+export const BUDGET = { js: 90 * 1024, css: 20 * 1024 };
 
 const COMPRESSIBLE = new Set(['.js', '.css', '.svg', '.json', '.webmanifest', '.txt', '.xml', '.html']);
 
@@ -55,9 +55,27 @@ const reactRouterProduction: esbuild.Plugin = {
   },
 };
 
+const VENDOR = join(ROOT, 'src/client/vendor.ts');
+
+/**
+ * React, its JSX runtime and react-router in one chunk (src/client/vendor.ts): imported from our
+ * code, they resolve to that module, so they share one set of importers and esbuild emits one
+ * chunk for them instead of three or four, each with its own import list: ~0.6 KB gzip off every
+ * first load. Their own imports of each other are left alone.
+ */
+const oneVendorChunk: esbuild.Plugin = {
+  name: 'one-vendor-chunk',
+  setup(build) {
+    const ours = join(ROOT, 'src/');
+    build.onResolve({ filter: /^react(\/jsx-runtime)?$|^react-router-dom$/ }, (args) =>
+      args.importer.startsWith(ours) && args.importer !== VENDOR ? { path: VENDOR } : undefined,
+    );
+  },
+};
+
 export function clientOptions(production: boolean): esbuild.BuildOptions {
   return {
-    plugins: production ? [reactRouterProduction] : [],
+    plugins: production ? [oneVendorChunk, reactRouterProduction] : [],
     absWorkingDir: ROOT,
     entryPoints: ['src/client/entry.tsx', APP_ENTRY],
     bundle: true,
