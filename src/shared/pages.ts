@@ -8,7 +8,7 @@ export type PageId = 'home' | 'about' | 'contact' | 'careers' | 'privacy' | 'ter
 
 export interface PageEntry {
   id: PageId;
-  /** The page's path (matched exactly, see matchPage in routes.tsx); the not-found page's is "*". */
+  /** react-router path; the not-found page is the splat. */
   path: string;
   /** The page module's file name in src/shared/ui/pages (the build maps it to its JS chunk). */
   module: string;
