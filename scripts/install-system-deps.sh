@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Debian packages the tests use: Chromium (browser tests, Lighthouse), Icecast 2 + ezstream + lame + sox
-# (real stream upstream), nginx (deployment tests, benchmarks), wrk (load and benchmarks).
+# (real stream upstream), nginx (deployment tests, benchmarks), wrk (load and benchmarks), Java (the W3C HTML
+# checker, vnu.jar from npm).
 # Installs only what is missing; needs root or sudo.
 set -euo pipefail
 need=()
@@ -12,6 +13,7 @@ command -v sox >/dev/null || need+=(sox libsox-fmt-mp3)
 [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null || need+=(nginx)
 command -v wrk >/dev/null || need+=(wrk)
 command -v taskset >/dev/null || need+=(util-linux)
+command -v java >/dev/null || need+=(default-jre-headless)
 if [ ${#need[@]} -eq 0 ]; then
   echo "system packages: all present"
   exit 0

@@ -24,10 +24,13 @@ describe('every route of the spec', () => {
       expect(html).toMatch(new RegExp(`<title>[^<]*${page.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^<]*</title>`));
       expect(html).toContain(`<meta name="description" content="${page.description}"/>`);
       // Shared chrome: header with Chicago's date, masthead, tagline, nine anchors, menu button; footer.
-      expect(html).toContain('<time>Wednesday, December 31, 2025</time>');
+      expect(html).toContain('<time dateTime="2025-12-31">Wednesday, December 31, 2025</time>');
       expect(html).toContain(defaultSite.masthead);
       expect(html).toContain(defaultSite.tagline);
-      for (const s of navSections) expect(html).toContain(`<a href="#${s.anchor}">${s.label}</a>`);
+      // The nine section anchors: in-page on the front page, the front page's sections elsewhere.
+      const base = path === '/' ? '' : '/';
+      for (const s of navSections)
+        expect(html).toMatch(new RegExp(`<a href="${base}#${s.anchor}"[^>]*>${s.label}</a>`));
       expect(html).toMatch(/<button[^>]*aria-expanded="false" aria-controls="mobile-nav"/);
       expect(html).toContain('>Subscribe</button>');
       expect(html).toContain('>Sign In</button>');

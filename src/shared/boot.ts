@@ -3,9 +3,9 @@ import type { SiteConfig } from './site.ts';
 /** Asset URLs the document links, from the build manifest. */
 export interface PageAssets {
   css: string[];
-  /** The client entry module. */
+  /** The client entry module: the loader (src/client/entry.tsx). */
   entry: string;
-  /** The route's own chunks, preloaded so hydration does not wait on a waterfall. */
+  /** The app's and the route's chunks: the loader preloads them all at once after the first paint. */
   preload: string[];
 }
 

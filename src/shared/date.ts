@@ -48,3 +48,15 @@ export function chicagoDateWithoutIntl(date: Date): string | undefined {
   const standard = longUsDateAtOffset(date, -6);
   return standard === longUsDateAtOffset(date, -5) ? standard : undefined;
 }
+
+/**
+ * The machine-readable form of a date in the long US format above ("Saturday, November 21, 2026" →
+ * "2026-11-21"), for <time datetime>. Read from the words themselves, so the server and the
+ * browser's first render derive the same value from the same string (no clock, no Intl).
+ */
+export function isoDateOfLongUsDate(long: string): string | undefined {
+  const match = /^\w+, (\w+) (\d{1,2}), (\d{4})$/.exec(long);
+  const month = match ? MONTHS.indexOf(match[1]!) + 1 : 0;
+  if (!match || month === 0) return undefined;
+  return `${match[3]}-${String(month).padStart(2, '0')}-${match[2]!.padStart(2, '0')}`;
+}

@@ -1,16 +1,18 @@
 /**
- * The router's view of the route table in pages.ts, shared by server and
- * client. Declarative react-router (useRoutes) keeps the client's router at
- * about 15 KB gzip; each page is its own lazily imported chunk. The server
- * matches the path with matchPage() (and so picks the status) and loads the
- * page module before it streams; the client loads it before it hydrates, so
- * neither first render ever suspends.
+ * react-router's view of the route table in pages.ts, shared by server and client (declarative
+ * mode: `useRoutes`, decision 001). Each page is its own lazily imported chunk; the server matches
+ * the path with matchPage() (and so picks the status) and loads the page module before it streams;
+ * the client loads it before it hydrates, so neither first render ever suspends. In the browser a
+ * navigation is a transition (react-router's default): the old page stays until the new one can
+ * render, which is at once when its chunk was prefetched (PrefetchLink).
  */
-import { Suspense, use, useEffect, type ComponentType } from 'react';
-import { matchRoutes, Outlet, useLocation, useRoutes, type RouteObject } from 'react-router-dom';
+import { Suspense, use, type ComponentType } from 'react';
+import { matchRoutes, Outlet, useRoutes, type RouteObject } from 'react-router-dom';
 import { pageById, pages, type PageEntry, type PageId } from './pages.ts';
+import { PrefetchPageContext } from './ui/PrefetchLink.tsx';
 import { RouteHead } from './ui/chrome/RouteHead.tsx';
 import { SiteLayout } from './ui/chrome/SiteLayout.tsx';
+import { useScrollOnNavigation } from './ui/chrome/use-scroll-on-navigation.ts';
 import { PlayerBarSlot } from './ui/radio/PlayerBarSlot.tsx';
 import { PlayerProvider } from './ui/radio/PlayerProvider.tsx';
 
@@ -60,21 +62,35 @@ const pageRoute = (entry: PageEntry): RouteObject =>
     ? { index: true, id: entry.id, element: <Page id={entry.id} /> }
     : { path: entry.path, id: entry.id, element: <Page id={entry.id} /> };
 
+const siteLayout = (
+  <SiteLayout>
+    <Outlet />
+  </SiteLayout>
+);
+
 export const routeObjects: RouteObject[] = [
   {
     id: 'root',
     element: <Root />,
     children: [
-      { id: 'site', element: <SiteLayout />, children: pages.filter((p) => p.chrome).map(pageRoute) },
+      { id: 'site', element: siteLayout, children: pages.filter((p) => p.chrome).map(pageRoute) },
       ...pages.filter((p) => !p.chrome).map(pageRoute),
     ],
   },
 ];
 
-/** The page a path shows: the not-found page when nothing else matches. */
+/**
+ * The page a path shows: the not-found page when nothing else matches. react-router matches
+ * ignoring letter case and a trailing slash, on the decoded path.
+ */
 export function matchPage(pathname: string): PageEntry {
   const leaf = matchRoutes(routeObjects, pathname)?.at(-1)?.route.id as PageId | undefined;
   return pageById(leaf ?? 'notFound');
+}
+
+/** Prefetches the page of a path (its chunk), for links. */
+export function prefetchPath(pathname: string): void {
+  void preloadPage(matchPage(pathname).id);
 }
 
 export function AppRoutes() {
@@ -82,19 +98,16 @@ export function AppRoutes() {
 }
 
 function Root() {
-  const { pathname, hash } = useLocation();
-  // A new page starts at its top, as a full page load would (anchors keep their place).
-  // biome-ignore lint/correctness/useExhaustiveDependencies: every navigation (a new pathname) is the trigger; only hash is read.
-  useEffect(() => {
-    if (!hash) window.scrollTo(0, 0);
-  }, [pathname, hash]);
+  useScrollOnNavigation();
   // The radio's player sits above every page (the not-found page too), so navigating never silences it.
   return (
-    <PlayerProvider>
-      <Suspense>
-        <Outlet />
-      </Suspense>
-      <PlayerBarSlot />
-    </PlayerProvider>
+    <PrefetchPageContext value={prefetchPath}>
+      <PlayerProvider>
+        <Suspense>
+          <Outlet />
+        </Suspense>
+        <PlayerBarSlot />
+      </PlayerProvider>
+    </PrefetchPageContext>
   );
 }

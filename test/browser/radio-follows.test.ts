@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pages } from '../../src/shared/pages.ts';
 import { defaultSite } from '../../src/shared/site.ts';
 import { startApp, type AppProcess } from '../support/app-process.ts';
-import { blockThirdParties, collectConsoleProblems, launchBrowser } from '../support/browser.ts';
+import { blockThirdParties, collectConsoleProblems, launchBrowser, untilHydrated } from '../support/browser.ts';
 import { startEzstream, startIcecast, type Ezstream, type Icecast } from '../support/icecast.ts';
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -199,18 +199,10 @@ describe('the radio follows the reader: embedded demo station', () => {
       const page = await context.newPage();
       await blockThirdParties(page, app.url);
       await page.goto(`${app.url}/radio`, { waitUntil: 'load' });
-      await expect
-        .poll(
-          async () => {
-            await card(page)
-              .getByRole('button', { name: 'Play', exact: true })
-              .click({ timeout: 1_000 })
-              .catch(() => {});
-            return bar(page).count();
-          },
-          { timeout: 30_000 },
-        )
-        .toBe(1);
+      // The app loads after the first paint: a click before hydration would reach plain HTML.
+      await untilHydrated(page, '.radio-card button');
+      await card(page).getByRole('button', { name: 'Play', exact: true }).click();
+      await expect.poll(() => bar(page).count()).toBe(1);
       await page.getByRole('contentinfo').getByRole('link', { name: 'Terms of Service' }).click();
       await expect.poll(() => bar(page).getByRole('button', { name: 'Pause', exact: true }).count()).toBe(1);
       await page.addScriptTag({ path: AXE_PATH });

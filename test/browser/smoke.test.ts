@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pages } from '../../src/shared/pages.ts';
 import { useAppAndBrowser } from '../support/app-and-browser.ts';
-import { blockThirdParties, collectConsoleProblems, ownProblems } from '../support/browser.ts';
+import { blockThirdParties, collectConsoleProblems, ownProblems, untilHydrated } from '../support/browser.ts';
 
 const site = useAppAndBrowser();
 
@@ -84,6 +84,7 @@ describe('header behaviour', () => {
 
   it('navigates client-side between pages and updates the title', async () => {
     const { page, problems, context } = await openPage('/about');
+    await untilHydrated(page, 'a[href="/privacy"]');
     await page.evaluate(() => ((window as unknown as { __marker: number }).__marker = 1));
     await expect
       .poll(async () => {

@@ -36,3 +36,20 @@ export async function blockThirdParties(page: Page, origin: string): Promise<voi
     (route) => route.abort('blockedbyclient'),
   );
 }
+
+/**
+ * Waits until React has hydrated the element (its event handlers are attached): the app loads after
+ * the first paint, so a click right after `load` may still reach plain HTML (a link then does a full
+ * page load, which is correct but not what a test of client-side behaviour wants). No limit of its
+ * own: the test's timeout (vitest.config.ts) stops a hang.
+ */
+export async function untilHydrated(page: Page, selector: string): Promise<void> {
+  await page.waitForFunction(
+    (sel) => {
+      const element = document.querySelector(sel);
+      return !!element && Object.keys(element).some((key) => key.startsWith('__reactProps$'));
+    },
+    selector,
+    { timeout: 0 },
+  );
+}

@@ -138,7 +138,7 @@ export function medianFigures(runs: RunFigures[]): RunFigures {
   return Object.fromEntries(keys.map((k) => [k, median(runs.map((r) => r[k]))])) as unknown as RunFigures;
 }
 
-type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
+export type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
 
 function describeItem(item: Record<string, unknown>): string | undefined {
   const node = item.node as { selector?: string; snippet?: string; nodeLabel?: string } | undefined;
@@ -233,15 +233,27 @@ const RETRYABLE = new Set([
 ]);
 const ATTEMPTS = 3;
 
-/** One Lighthouse run with the default (mobile) config, our three categories only. */
-export async function runOnce(url: string, port: number, warnings?: Set<string>): Promise<Lhr> {
+/** What a caller may change of a run: the throttling method (default simulated), the categories. */
+export interface RunSettings {
+  throttlingMethod?: 'simulate' | 'devtools';
+  categories?: string[];
+}
+
+/** One Lighthouse run with the default (mobile) config, our categories unless `settings` names others. */
+export async function runOnce(
+  url: string,
+  port: number,
+  warnings?: Set<string>,
+  settings: RunSettings = {},
+): Promise<Lhr> {
   for (let attempt = 1; ; attempt++) {
     const result = await lighthouse(url, {
       port,
       hostname: '127.0.0.1',
       output: 'json',
       logLevel: 'error',
-      onlyCategories: [...CATEGORIES],
+      onlyCategories: settings.categories ?? [...CATEGORIES],
+      ...(settings.throttlingMethod && { throttlingMethod: settings.throttlingMethod }),
     });
     if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
     const error = result.lhr.runtimeError;

@@ -33,10 +33,8 @@ function Html({ boot, children }: { boot: BootData; children: ReactNode }) {
         {assets.css.map((href) => (
           <link key={href} rel="stylesheet" href={href} />
         ))}
-        {assets.preload.map((href) => (
-          <link key={href} rel="modulepreload" href={href} fetchPriority="low" />
-        ))}
-        <script type="module" src={assets.entry} fetchPriority="low" />
+        {/* The loader: it fetches assets.preload (the app) once the page has painted. */}
+        <script type="module" src={assets.entry} />
         <OrganizationJsonLd site={boot.site} />
       </head>
       <body>

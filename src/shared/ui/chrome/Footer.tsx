@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { PrefetchLink } from '../PrefetchLink.tsx';
 import { useSite } from '../app-context.tsx';
 
 export function Footer() {
@@ -20,10 +20,10 @@ export function Footer() {
           </h2>
           <ul className="site-footer__links">
             <li>
-              <Link to="/privacy">Privacy Policy</Link>
+              <PrefetchLink to="/privacy">Privacy Policy</PrefetchLink>
             </li>
             <li>
-              <Link to="/terms">Terms of Service</Link>
+              <PrefetchLink to="/terms">Terms of Service</PrefetchLink>
             </li>
           </ul>
         </section>

@@ -1,5 +1,7 @@
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { useLocation } from 'react-router-dom';
+import { PrefetchLink } from '../PrefetchLink.tsx';
+import { isoDateOfLongUsDate } from '../../date.ts';
 import { navSections } from '../../sections-nav.ts';
 import { useApp } from '../app-context.tsx';
 import { CloseIcon, MenuIcon, MoonIcon, SearchIcon, SunIcon } from './icons.tsx';
@@ -7,12 +9,13 @@ import { CloseIcon, MenuIcon, MoonIcon, SearchIcon, SunIcon } from './icons.tsx'
 export function Header() {
   const { site, today, dark, toggleDark } = useApp();
   const [menuOpen, setMenuOpen] = useState(false);
+  const onFrontPage = useLocation().pathname === '/';
 
   return (
     <header className="site-header">
       <div className="site-header__bar container">
         <p className="site-header__date">
-          <time>{today}</time>
+          <time dateTime={isoDateOfLongUsDate(today)}>{today}</time>
         </p>
         <div className="site-header__actions">
           <button
@@ -35,9 +38,9 @@ export function Header() {
       </div>
 
       <div className="site-header__brand container">
-        <Link to="/" className="masthead">
+        <PrefetchLink to="/" className="masthead">
           {site.masthead}
-        </Link>
+        </PrefetchLink>
         <p className="site-header__tagline">{site.tagline}</p>
       </div>
 
@@ -56,7 +59,7 @@ export function Header() {
           <ul className="site-nav__list site-nav__list--desktop">
             {navSections.map((s) => (
               <li key={s.anchor}>
-                <a href={`#${s.anchor}`}>{s.label}</a>
+                <SectionLink anchor={s.anchor} label={s.label} onFrontPage={onFrontPage} />
               </li>
             ))}
           </ul>
@@ -68,13 +71,39 @@ export function Header() {
         <ul id="mobile-nav" className="site-nav__list site-nav__list--mobile container" hidden={!menuOpen}>
           {navSections.map((s) => (
             <li key={s.anchor}>
-              <a href={`#${s.anchor}`} onClick={() => setMenuOpen(false)}>
-                {s.label}
-              </a>
+              <SectionLink
+                anchor={s.anchor}
+                label={s.label}
+                onFrontPage={onFrontPage}
+                onClick={() => setMenuOpen(false)}
+              />
             </li>
           ))}
         </ul>
       </nav>
     </header>
+  );
+}
+
+interface SectionLinkProps {
+  anchor: string;
+  label: string;
+  onFrontPage: boolean;
+  onClick?: () => void;
+}
+
+/**
+ * A section of the front page: an in-page anchor there, elsewhere a client-side navigation to
+ * /#section (the router's scroll handling then moves to the section and focuses it).
+ */
+function SectionLink({ anchor, label, onFrontPage, onClick }: SectionLinkProps) {
+  return onFrontPage ? (
+    <a href={`#${anchor}`} onClick={onClick}>
+      {label}
+    </a>
+  ) : (
+    <PrefetchLink to={`/#${anchor}`} onClick={onClick}>
+      {label}
+    </PrefetchLink>
   );
 }

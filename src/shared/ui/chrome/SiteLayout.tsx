@@ -1,9 +1,9 @@
-import { Outlet } from 'react-router-dom';
+import type { ReactNode } from 'react';
 import { Footer } from './Footer.tsx';
 import { Header } from './Header.tsx';
 
 /** Header, main content and footer: the frame of every page but the not-found page. */
-export function SiteLayout() {
+export function SiteLayout({ children }: { children: ReactNode }) {
   return (
     <>
       <a className="skip-link" href="#main">
@@ -11,7 +11,7 @@ export function SiteLayout() {
       </a>
       <Header />
       <main id="main" tabIndex={-1}>
-        <Outlet />
+        {children}
       </main>
       <Footer />
     </>

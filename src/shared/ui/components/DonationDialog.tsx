@@ -1,12 +1,11 @@
 import { useEffect, useId, useRef } from 'react';
 import { useSite } from '../app-context.tsx';
-import { popupStorage, rememberPopupDismissed } from './donation-popup-logic.ts';
 
 /**
  * The donation appeal itself: a native modal <dialog>. showModal() makes the
  * page behind inert, moves focus in and closes on Escape. Every way out
  * (close icon, Maybe later, Escape, Donate) ends in the dialog's close event,
- * which sets the session flag. Closing a modal dialog hands focus back to the
+ * which reports to `onClosed` (the popup sets the session flag). Closing a modal dialog hands focus back to the
  * element that had it before showModal() (HTML's dialog focus restoration).
  */
 export function DonationDialog({ onClosed }: { onClosed(): void }) {
@@ -22,18 +21,13 @@ export function DonationDialog({ onClosed }: { onClosed(): void }) {
   }, []);
 
   const close = () => dialogRef.current?.close();
-  const onClose = () => {
-    rememberPopupDismissed(popupStorage());
-    onClosed();
-  };
-
   return (
     <dialog
       ref={dialogRef}
       className="donation-popup"
       aria-labelledby={titleId}
       aria-describedby={textId}
-      onClose={onClose}
+      onClose={onClosed}
     >
       <button type="button" className="icon-button donation-popup__close" onClick={close}>
         <span aria-hidden="true">✕</span>

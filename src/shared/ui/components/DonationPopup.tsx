@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { popupStorage, schedulePopup } from './donation-popup-logic.ts';
+import { popupStorage, rememberPopupDismissed, schedulePopup } from './donation-popup-logic.ts';
 
 type Dialog = typeof import('./DonationDialog.tsx').DonationDialog;
 
@@ -28,5 +28,11 @@ export function DonationPopup() {
     };
   }, []);
 
-  return DialogView ? <DialogView onClosed={() => setDialogView(null)} /> : null;
+  // Every way out of the dialog ends here: remembered for the session. The flag's code stays in
+  // this (the home page's) chunk rather than in one more chunk shared with the dialog.
+  const onClosed = () => {
+    rememberPopupDismissed(popupStorage());
+    setDialogView(null);
+  };
+  return DialogView ? <DialogView onClosed={onClosed} /> : null;
 }

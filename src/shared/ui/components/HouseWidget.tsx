@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { PrefetchLink } from '../PrefetchLink.tsx';
 
 /** Our own promo among the ads (Terms, desktop): the live radio. */
 export function HouseWidget() {
@@ -6,9 +6,9 @@ export function HouseWidget() {
     <div className="house-widget">
       <p className="ad-slot__label">From our station</p>
       <p className="house-widget__title">Live Radio, 24/7</p>
-      <Link to="/radio" className="button button--primary">
+      <PrefetchLink to="/radio" className="button button--primary">
         Listen live
-      </Link>
+      </PrefetchLink>
     </div>
   );
 }

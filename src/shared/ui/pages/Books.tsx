@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { PrefetchLink } from '../PrefetchLink.tsx';
 import { books } from '../../content/books.ts';
 import { useSite } from '../app-context.tsx';
 import { BookCard } from '../books/BookCard.tsx';
@@ -10,9 +10,9 @@ export function BooksPage() {
   return (
     <div className="container page books-page">
       <p className="books-page__back">
-        <Link to="/">
+        <PrefetchLink to="/">
           <span aria-hidden="true">← </span>Back to Home
-        </Link>
+        </PrefetchLink>
       </p>
 
       <UniversityPromo />

@@ -26,7 +26,7 @@ export function HomePage() {
       <AdRow row={homeTopAds} />
       <div className="section-grid">
         {homeSections.map((s) => (
-          <section key={s.id} id={s.id} className="home-section" aria-labelledby={`${s.id}-title`}>
+          <section key={s.id} id={s.id} className="home-section" aria-labelledby={`${s.id}-title`} tabIndex={-1}>
             <h2 id={`${s.id}-title`} className="home-section__title">
               {s.title}
             </h2>
@@ -46,7 +46,6 @@ export function HomePage() {
           title="News Imageboard feed"
           height={1600}
           loading="lazy"
-          sandbox="allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox"
         />
       </section>
       <AdSlot ad={homeSponsorAd} />

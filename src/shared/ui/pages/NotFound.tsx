@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { Link, useLocation } from 'react-router-dom';
+import { useLocation } from 'react-router-dom';
+import { PrefetchLink } from '../PrefetchLink.tsx';
 import { notFoundAds } from '../../content/ads.ts';
 import { AdRow } from '../components/AdRow.tsx';
 
@@ -13,9 +14,9 @@ export function NotFoundPage() {
     <main id="main" className="not-found container">
       <p className="not-found__code">404</p>
       <h1 className="not-found__title">Oops! Page not found</h1>
-      <Link to="/" className="button button--primary">
+      <PrefetchLink to="/" className="button button--primary">
         Return to Home
-      </Link>
+      </PrefetchLink>
       <AdRow row={notFoundAds} />
     </main>
   );

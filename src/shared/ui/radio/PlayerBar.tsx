@@ -1,4 +1,5 @@
-import { Link, useLocation } from 'react-router-dom';
+import { useLocation } from 'react-router-dom';
+import { PrefetchLink } from '../PrefetchLink.tsx';
 import { MutedIcon, PauseIcon, PlayIcon, VolumeIcon } from './icons.tsx';
 import { onAirTitle } from './now-playing.ts';
 import type { RadioController } from './radio-controller.ts';
@@ -47,9 +48,9 @@ export function PlayerBar({ controller }: { controller: RadioController }) {
             </p>
             {state.error ? null : <p className="player-bar__title">{title}</p>}
           </div>
-          <Link to="/radio" className="player-bar__link">
+          <PrefetchLink to="/radio" className="player-bar__link">
             Radio<span className="player-bar__link-more"> page</span>
-          </Link>
+          </PrefetchLink>
         </div>
       </section>
     </>

@@ -1,0 +1,230 @@
+/**
+ * Where the client stands on a phone (issue 12): `npm run bench:client` builds, starts the app and prints,
+ * per route, Lighthouse's mobile medians (simulated throttling: performance, TBT, FCP, LCP, CLS,
+ * accessibility, best practices, SEO; devtools throttling: FCP and LCP), the first-load JS (gzip), and
+ * the tap-to-paint of an in-site navigation on a 375 px phone with a 4× slower CPU (the footer's Terms
+ * of Service link on /). Figures only, no pass/fail: timings vary with the machine's load.
+ *
+ *   node scripts/bench-client.ts [--runs 3] [--taps 5] [--routes /,/radio] [--details]
+ *
+ * --details adds, per route, the long tasks and the LCP breakdown of the median (simulated) run.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Page } from 'playwright-core';
+import { blockThirdParties, launchBrowser } from '../test/support/browser.ts';
+import { freePort, startApp } from '../test/support/app-process.ts';
+import { pages } from '../src/shared/pages.ts';
+import type { Manifest } from '../src/server/manifest.ts';
+import { CLIENT_OUT, DIST, firstLoadWeights } from './bundle.ts';
+import { launchChromium, median, runOnce, type Lhr } from '../test/support/lighthouse.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    taps: { type: 'string', default: '5' },
+    routes: { type: 'string' },
+    details: { type: 'boolean', default: false },
+  },
+});
+const RUNS = Number(args.runs);
+const TAPS = Number(args.taps);
+const ALL_ROUTES = pages.map((p) => (p.path === '*' ? '/no-such-page' : p.path));
+const routes = args.routes ? args.routes.split(',') : ALL_ROUTES;
+
+interface Simulated {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  seo: number;
+  tbt: number;
+  fcp: number;
+  lcp: number;
+  cls: number;
+}
+
+const score = (lhr: Lhr, id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+const metric = (lhr: Lhr, id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+
+function simulatedFigures(lhr: Lhr): Simulated {
+  return {
+    performance: score(lhr, 'performance'),
+    accessibility: score(lhr, 'accessibility'),
+    bestPractices: score(lhr, 'best-practices'),
+    seo: score(lhr, 'seo'),
+    tbt: metric(lhr, 'total-blocking-time'),
+    fcp: metric(lhr, 'first-contentful-paint'),
+    lcp: metric(lhr, 'largest-contentful-paint'),
+    cls: metric(lhr, 'cumulative-layout-shift'),
+  };
+}
+
+/** The long tasks and the LCP breakdown Lighthouse found in a run, in a few lines. */
+function details(lhr: Lhr): string[] {
+  const origin = new URL(lhr.finalDisplayedUrl).origin;
+  const tasks = ((lhr.audits['long-tasks']?.details as { items?: Record<string, unknown>[] })?.items ?? []).map(
+    (t) =>
+      `long task ${Math.round(Number(t.duration))} ms at ${Math.round(Number(t.startTime))} ms: ${String(t.url ?? '?').replace(origin, '')}`,
+  );
+  const breakdown = lhr.audits['lcp-breakdown-insight']?.details as
+    | { items?: Array<{ type?: string; items?: Array<Record<string, unknown>> }> }
+    | undefined;
+  const phases = (breakdown?.items ?? [])
+    .flatMap((table) => (table.type === 'table' ? (table.items ?? []) : []))
+    .map((row) => `LCP ${String(row.label ?? row.subpart)}: ${Math.round(Number(row.duration))} ms`);
+  const element = lhr.audits['largest-contentful-paint-element']?.details as
+    | { items?: Array<{ items?: Array<{ node?: { snippet?: string } }> }> }
+    | undefined;
+  const snippet = element?.items?.[0]?.items?.[0]?.node?.snippet;
+  const lost = ['accessibility', 'best-practices', 'seo'].flatMap((category) =>
+    (lhr.categories[category]?.auditRefs ?? [])
+      .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
+      .map((ref) => `${category} lost: ${ref.id} ${lhr.audits[ref.id]?.displayValue ?? ''}`.trim()),
+  );
+  return [...(snippet ? [`LCP element ${snippet.slice(0, 100)}`] : []), ...phases, ...tasks, ...lost];
+}
+
+const medianOf = <T>(runs: T[], pick: (r: T) => number) => median(runs.map(pick));
+
+/** Tap-to-paint: from the tap on the footer's Terms link on / to the paint that shows /terms. */
+async function tapToPaint(origin: string, taps: number): Promise<number[]> {
+  const browser = await launchBrowser();
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < taps; i++) {
+      const context = await browser.newContext({
+        viewport: { width: 375, height: 740 },
+        isMobile: true,
+        hasTouch: true,
+      });
+      try {
+        const page = await context.newPage();
+        await blockThirdParties(page, origin);
+        const cdp = await context.newCDPSession(page);
+        await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+        await page.goto(`${origin}/`, { waitUntil: 'networkidle' });
+        // A reader scrolls down to the footer before tapping it.
+        const link = page.locator('footer').getByRole('link', { name: 'Terms of Service' });
+        await link.scrollIntoViewIfNeeded();
+        await page.waitForTimeout(1_000);
+        times.push(await measureTap(page, () => link.tap()));
+      } finally {
+        await context.close();
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  return times;
+}
+
+async function measureTap(page: Page, tap: () => Promise<void>): Promise<number> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __tapToPaint: Promise<number> };
+    w.__tapToPaint = new Promise((resolve) => {
+      let start = Number.NaN;
+      addEventListener('pointerdown', (e) => (start = e.timeStamp), { capture: true, once: true });
+      const shown = () =>
+        location.pathname === '/terms' && document.querySelector('main h1')?.textContent === 'Terms of Service';
+      const observer = new MutationObserver(() => {
+        if (!shown()) return;
+        observer.disconnect();
+        // The task after the next frame's rendering: the new page has been painted.
+        requestAnimationFrame(() => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = () => resolve(performance.now() - start);
+          channel.port2.postMessage(null);
+        });
+      });
+      observer.observe(document.body, { childList: true, subtree: true });
+    });
+  });
+  await tap();
+  return page.evaluate(() => (window as unknown as { __tapToPaint: Promise<number> }).__tapToPaint);
+}
+
+const manifest = JSON.parse(readFileSync(join(DIST, 'manifest.json'), 'utf8')) as Manifest;
+const weights = firstLoadWeights(manifest, CLIENT_OUT);
+const jsOf = (route: string) => {
+  const page = pages.find((p) => (p.path === '*' ? '/no-such-page' : p.path) === route);
+  return weights.find((w) => w.page === page?.module)?.js ?? Number.NaN;
+};
+
+const port = await freePort();
+const app = await startApp({ PORT: String(port), SITE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn' });
+const chromium = await launchChromium();
+const rows: string[][] = [];
+const notes: string[] = [];
+let taps: number[] = [];
+try {
+  // Warm the page cache, as production traffic would.
+  for (const route of routes) await (await fetch(app.url + route)).text();
+  for (const route of routes) {
+    if (route === '/no-such-page') {
+      // Lighthouse refuses to audit a page answered with 404 (ERRORED_DOCUMENT_REQUEST).
+      rows.push([route, ...Array<string>(10).fill('–'), (jsOf(route) / 1024).toFixed(1)]);
+      continue;
+    }
+    const simulated: Array<{ lhr: Lhr; figures: Simulated }> = [];
+    const devtools: Array<{ fcp: number; lcp: number }> = [];
+    for (let i = 0; i < RUNS; i++) {
+      const lhr = await runOnce(app.url + route, chromium.port, undefined, {
+        categories: ['performance', 'accessibility', 'best-practices', 'seo'],
+      });
+      simulated.push({ lhr, figures: simulatedFigures(lhr) });
+    }
+    for (let i = 0; i < RUNS; i++) {
+      const lhr = await runOnce(app.url + route, chromium.port, undefined, {
+        categories: ['performance'],
+        throttlingMethod: 'devtools',
+      });
+      devtools.push({ fcp: metric(lhr, 'first-contentful-paint'), lcp: metric(lhr, 'largest-contentful-paint') });
+    }
+    const m = (pick: (f: Simulated) => number) => medianOf(simulated, (r) => pick(r.figures));
+    const ms = (n: number) => String(Math.round(n));
+    rows.push([
+      route,
+      String(m((f) => f.performance)),
+      ms(m((f) => f.tbt)),
+      ms(m((f) => f.fcp)),
+      ms(m((f) => f.lcp)),
+      m((f) => f.cls).toFixed(3),
+      String(m((f) => f.accessibility)),
+      String(m((f) => f.bestPractices)),
+      String(m((f) => f.seo)),
+      ms(medianOf(devtools, (r) => r.fcp)),
+      ms(medianOf(devtools, (r) => r.lcp)),
+      (jsOf(route) / 1024).toFixed(1),
+    ]);
+    if (args.details) {
+      const mid = m((f) => f.tbt);
+      const run = simulated.find((r) => r.figures.tbt === mid) ?? simulated[0]!;
+      notes.push(`${route}:`, ...details(run.lhr).map((line) => `  ${line}`));
+    }
+    console.error(`bench:client: ${rows.at(-1)!.join(' ')}`);
+  }
+  taps = await tapToPaint(app.url, TAPS);
+} finally {
+  await chromium.close();
+  await app.stop();
+}
+
+const header = ['route', 'perf', 'TBT', 'FCP', 'LCP', 'CLS', 'a11y', 'BP', 'SEO', 'dt FCP', 'dt LCP', 'JS KB'];
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+const line = (cells: string[]) =>
+  cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+console.log(
+  `Lighthouse mobile, median of ${RUNS} runs: simulated throttling (perf … SEO; ms), devtools throttling (dt FCP, dt LCP; ms)`,
+);
+console.log('First-load JS: gzip KB of the entry, its imports and the page chunks (the build budget counts the same)');
+console.log(line(header));
+for (const row of rows) console.log(line(row));
+const tapLine = taps.map((t) => Math.round(t)).join(', ');
+console.log(
+  `\ntap-to-paint, footer Terms of Service link on /, 375 px, CPU 4× slower: median ${Math.round(median(taps))} ms (${tapLine})`,
+);
+if (notes.length) console.log(`\n${notes.join('\n')}`);
+console.log(
+  "\nThe not-found page answers 404, which Lighthouse does not audit (–). Timings vary with the machine's load.",
+);
