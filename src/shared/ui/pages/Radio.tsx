@@ -1,6 +1,6 @@
 import { SPEC_NOW_PLAYING } from '../radio/constants.ts';
-import { MutedIcon, PauseIcon, PlayIcon, VolumeIcon } from '../radio/icons.tsx';
 import { listenersText } from '../radio/now-playing.ts';
+import { MuteButton, PlayPauseButton } from '../radio/PlayerButtons.tsx';
 import { isListening, shownVolume, type RadioPhase } from '../radio/radio-player-logic.ts';
 import { useNowPlaying, useRadioController, useRadioState } from '../radio/useRadioPlayer.ts';
 
@@ -36,22 +36,8 @@ export function RadioPage() {
         </div>
 
         <div className="radio-card__controls">
-          <button
-            type="button"
-            className="radio-card__play"
-            aria-label={playing ? 'Pause' : 'Play'}
-            onClick={() => send({ type: 'toggle' })}
-          >
-            {playing ? <PauseIcon /> : <PlayIcon />}
-          </button>
-          <button
-            type="button"
-            className="icon-button radio-card__mute"
-            aria-label={state.muted ? 'Unmute' : 'Mute'}
-            onClick={() => send({ type: 'toggle-mute' })}
-          >
-            {state.muted ? <MutedIcon /> : <VolumeIcon />}
-          </button>
+          <PlayPauseButton playing={playing} className="radio-card__play" onToggle={() => send({ type: 'toggle' })} />
+          <MuteButton muted={state.muted} className="radio-card__mute" onToggle={() => send({ type: 'toggle-mute' })} />
           <input
             type="range"
             className="radio-card__volume"

@@ -1,7 +1,7 @@
 import { useLocation } from 'react-router-dom';
 import { PrefetchLink } from '../PrefetchLink.tsx';
-import { MutedIcon, PauseIcon, PlayIcon, VolumeIcon } from './icons.tsx';
 import { onAirTitle } from './now-playing.ts';
+import { MuteButton, PlayPauseButton } from './PlayerButtons.tsx';
 import type { RadioController } from './radio-controller.ts';
 import { isListening } from './radio-player-logic.ts';
 import { useNowPlaying, useRadioState } from './useRadioPlayer.ts';
@@ -25,22 +25,8 @@ export function PlayerBar({ controller }: { controller: RadioController }) {
       <div className="player-bar-spacer" />
       <section className="player-bar" aria-label="Radio player">
         <div className="player-bar__inner container">
-          <button
-            type="button"
-            className="player-bar__play"
-            aria-label={playing ? 'Pause' : 'Play'}
-            onClick={() => send({ type: 'toggle' })}
-          >
-            {playing ? <PauseIcon /> : <PlayIcon />}
-          </button>
-          <button
-            type="button"
-            className="icon-button player-bar__mute"
-            aria-label={state.muted ? 'Unmute' : 'Mute'}
-            onClick={() => send({ type: 'toggle-mute' })}
-          >
-            {state.muted ? <MutedIcon /> : <VolumeIcon />}
-          </button>
+          <PlayPauseButton playing={playing} className="player-bar__play" onToggle={() => send({ type: 'toggle' })} />
+          <MuteButton muted={state.muted} className="player-bar__mute" onToggle={() => send({ type: 'toggle-mute' })} />
           <div className="player-bar__text">
             {state.error ? null : <p className="player-bar__station">{controller.station}</p>}
             <p className="player-bar__error" role={onRadioPage ? undefined : 'alert'}>
