@@ -6,12 +6,18 @@
  * Chromium, against the embedded demo station and a real Icecast.
  */
 import { createRequire } from 'node:module';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pages } from '../../src/shared/pages.ts';
 import { defaultSite } from '../../src/shared/site.ts';
 import { startApp, type AppProcess } from '../support/app-process.ts';
-import { blockThirdParties, collectConsoleProblems, launchBrowser, untilHydrated } from '../support/browser.ts';
+import {
+  blockThirdParties,
+  collectConsoleProblems,
+  launchBrowser,
+  recordStreamRequests,
+  untilHydrated,
+} from '../support/browser.ts';
 import { startEzstream, startIcecast, type Ezstream, type Icecast } from '../support/icecast.ts';
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -86,10 +92,7 @@ async function startListening(browser: Browser, contexts: BrowserContext[], app:
   const page = await context.newPage();
   const problems = collectConsoleProblems(page);
   await blockThirdParties(page, app.url);
-  const streamRequests: string[] = [];
-  page.on('request', (req: Request) => {
-    if (new URL(req.url()).pathname === '/api/stream') streamRequests.push(req.url());
-  });
+  const streamRequests = recordStreamRequests(page);
   const hydrated = page.waitForResponse((res) => res.url().includes('/api/now-playing'), { timeout: 30_000 });
   await page.goto(`${app.url}/radio`, { waitUntil: 'load' });
   await hydrated;

@@ -2,10 +2,10 @@
  * /radio in Debian's Chromium, playing a real Icecast (fed by ezstream)
  * through the built server's /api/stream proxy.
  */
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type AppProcess } from '../support/app-process.ts';
-import { blockThirdParties, collectConsoleProblems, launchBrowser } from '../support/browser.ts';
+import { blockThirdParties, collectConsoleProblems, launchBrowser, recordStreamRequests } from '../support/browser.ts';
 import { startEzstream, startIcecast, type Ezstream, type Icecast } from '../support/icecast.ts';
 
 const PLAY_FAILED = 'Unable to start playback. Please try again.';
@@ -54,10 +54,7 @@ async function openRadio(setup?: (page: Page) => Promise<void>): Promise<Opened>
   const page = await context.newPage();
   const problems = collectConsoleProblems(page);
   await blockThirdParties(page, app.url);
-  const streamRequests: string[] = [];
-  page.on('request', (req: Request) => {
-    if (new URL(req.url()).pathname === '/api/stream') streamRequests.push(req.url());
-  });
+  const streamRequests = recordStreamRequests(page);
   await setup?.(page);
   const nowPlaying = page.waitForResponse((res) => res.url().includes('/api/now-playing'));
   await page.goto(`${app.url}/radio`, { waitUntil: 'load' });

@@ -53,3 +53,12 @@ export async function untilHydrated(page: Page, selector: string): Promise<void>
     { timeout: 0 },
   );
 }
+
+/** The URLs of every request the page makes to the radio stream, as they happen. */
+export function recordStreamRequests(page: Page): string[] {
+  const urls: string[] = [];
+  page.on('request', (req) => {
+    if (new URL(req.url()).pathname === '/api/stream') urls.push(req.url());
+  });
+  return urls;
+}
