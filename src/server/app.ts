@@ -96,6 +96,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       site: config.site,
       streamPort: config.stream.allowedPorts[0]!,
       logger,
+      security,
       renderTimeoutMs: config.timeouts.renderMs,
       cache,
       today,
@@ -123,7 +124,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   };
   app.use(onError);
 
-  const fastLane: FastLane = cache ? createFastLane(cache, security, requestLog) : () => false;
+  const fastLane: FastLane = cache ? createFastLane(cache, requestLog) : () => false;
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const refusal = framingRefusal(req);
     if (refusal) {

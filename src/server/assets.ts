@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import type { RequestHandler } from 'express';
 import type { PageAssets } from '../shared/boot.ts';
-import { etagOf, sendRepresentation, type Representation } from './http-cache.ts';
+import { etagOf, prepareRepresentation, sendRepresentation, type PreparedRepresentation } from './http-cache.ts';
 import type { Manifest } from './manifest.ts';
 
 const TYPES: Record<string, string> = {
@@ -28,11 +28,6 @@ const TYPES: Record<string, string> = {
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 const SHORT = 'public, max-age=3600';
 
-interface StaticFile extends Representation {
-  type: string;
-  cacheControl: string;
-}
-
 function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = join(dir, name);
@@ -48,19 +43,24 @@ export function pageAssets(manifest: Manifest, module: string): PageAssets {
 }
 
 export function staticFiles(clientDir: string): RequestHandler {
-  const files = new Map<string, StaticFile>();
+  const files = new Map<string, PreparedRepresentation>();
   for (const full of walk(clientDir)) {
     if (full.endsWith('.br') || full.endsWith('.gz') || full.endsWith('.map')) continue;
     const url = `/${relative(clientDir, full).split('\\').join('/')}`;
     const identity = readFileSync(full);
-    files.set(url, {
-      type: TYPES[extname(full)] ?? 'application/octet-stream',
+    const representation = {
       etag: etagOf(identity),
-      cacheControl: url.startsWith('/assets/') ? IMMUTABLE : SHORT,
       identity,
       ...(existsSync(`${full}.br`) && { br: readFileSync(`${full}.br`) }),
       ...(existsSync(`${full}.gz`) && { gzip: readFileSync(`${full}.gz`) }),
-    });
+    };
+    files.set(
+      url,
+      prepareRepresentation(representation, {
+        contentType: TYPES[extname(full)] ?? 'application/octet-stream',
+        cacheControl: url.startsWith('/assets/') ? IMMUTABLE : SHORT,
+      }),
+    );
   }
 
   return (req, res, next) => {
@@ -73,6 +73,6 @@ export function staticFiles(clientDir: string): RequestHandler {
       }
       return next();
     }
-    sendRepresentation(req, res, file, { contentType: file.type, cacheControl: file.cacheControl });
+    sendRepresentation(req, res, file);
   };
 }

@@ -26,12 +26,27 @@ export function startServer(app: App, config: Config, logger: Logger): Promise<R
       // its headers byte by byte outlived a 10 s headers timeout by up to 30 s.
       connectionsCheckingInterval: Math.min(1_000, Math.floor(config.timeouts.headersMs / 4)),
     },
-    app.handle,
+    (req, res) => {
+      if (stopping) res.setHeader('Connection', 'close');
+      app.handle(req, res);
+      // Only answers still under way (a render, a stream) are followed: a cached page or a file
+      // was sent in full just now, and costs nothing more here.
+      if (!res.writableEnded) follow(res);
+    },
   );
   const { streams } = app;
 
+  // While stopping, answers say "Connection: close" and a keep-alive connection is closed as soon
+  // as its last answer is done, so clients (and nginx) reconnect to another process.
   let stopping: Promise<void> | null = null;
   const active = new Set<ServerResponse>();
+  const follow = (res: ServerResponse) => {
+    active.add(res);
+    res.once('close', () => {
+      active.delete(res);
+      if (stopping) setImmediate(() => server.closeIdleConnections());
+    });
+  };
   const stop = (reason: string): Promise<void> => {
     stopping ??= new Promise<void>((resolve) => {
       logger.info({ reason }, 'shutting down');
@@ -50,17 +65,6 @@ export function startServer(app: App, config: Config, logger: Logger): Promise<R
     });
     return stopping;
   };
-
-  // While stopping, responses say "Connection: close" and a keep-alive connection is closed as
-  // soon as its last response is done, so clients (and nginx) reconnect to another process.
-  server.prependListener('request', (_req, res) => {
-    if (stopping) res.setHeader('Connection', 'close');
-    active.add(res);
-    res.once('close', () => {
-      active.delete(res);
-      if (stopping) setImmediate(() => server.closeIdleConnections());
-    });
-  });
 
   return new Promise((resolve, reject) => {
     server.once('error', reject);

@@ -8,13 +8,12 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestLog } from '../request-log.ts';
-import { setHeaders, type HeaderList } from '../security.ts';
 import { sendPage, type PageCache } from './page-cache.ts';
 import { pagesByPath } from './page-path.ts';
 
 export type FastLane = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-export function createFastLane(cache: PageCache, security: HeaderList, requestLog: RequestLog): FastLane {
+export function createFastLane(cache: PageCache, requestLog: RequestLog): FastLane {
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     const url = req.url ?? '';
@@ -26,7 +25,6 @@ export function createFastLane(cache: PageCache, security: HeaderList, requestLo
     const cached = cache.get(page.id);
     if (!cached) return false;
     const startedAt = Date.now();
-    setHeaders(res, security);
     sendPage(req, res, cached);
     requestLog.written(req, res, startedAt);
     return true;

@@ -9,7 +9,8 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import type { PageId } from '../../shared/pages.ts';
 import { formatChicagoDate } from '../../shared/date.ts';
-import { etagOf, sendRepresentation, type Representation } from '../http-cache.ts';
+import { etagOf, prepareRepresentation, sendRepresentation, type PreparedRepresentation } from '../http-cache.ts';
+import type { HeaderList } from '../security.ts';
 
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
@@ -17,22 +18,28 @@ const gz = promisify(gzip);
 export const HTML_TYPE = 'text/html; charset=utf-8';
 export const HTML_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
 
-export interface CachedPage extends Representation {
-  /** 200, or 404 for the not-found page. */
-  status: number;
-}
+/** A page in memory (status 200, or 404 for the not-found page) with every answer's headers, security headers first. */
+export type CachedPage = PreparedRepresentation;
 
-export async function compressPage(status: number, html: Buffer): Promise<CachedPage> {
+export async function compressPage(status: number, html: Buffer, security: HeaderList): Promise<CachedPage> {
   const [gzipped, brotlied] = await Promise.all([
     gz(html, { level: 9 }),
     brotli(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: html.length } }),
   ]);
-  return { status, etag: etagOf(html), identity: html, gzip: gzipped, br: brotlied };
+  return prepareRepresentation(
+    { etag: etagOf(html), identity: html, gzip: gzipped, br: brotlied },
+    { contentType: HTML_TYPE, cacheControl: HTML_CACHE_CONTROL, status },
+    security,
+  );
 }
 
-/** A page from memory, with the same headers whichever lane sends it. */
+/**
+ * A page from memory, with the same headers whichever lane sends it: the fast lane sets none
+ * before, and in the Express chain the security headers set earlier are the same names, values
+ * and order, which writeHead replaces with the page's list.
+ */
 export function sendPage(req: IncomingMessage, res: ServerResponse, page: CachedPage): void {
-  sendRepresentation(req, res, page, { contentType: HTML_TYPE, cacheControl: HTML_CACHE_CONTROL, status: page.status });
+  sendRepresentation(req, res, page);
 }
 
 /** Settles a render others may be waiting on: with its page (cached if still that day), or with nothing. */

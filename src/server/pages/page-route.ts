@@ -15,6 +15,7 @@ import { pageAssets } from '../assets.ts';
 import type { Manifest } from '../manifest.ts';
 import type { Logger } from '../logger.ts';
 import { cut, noteOnRequestLine } from '../request-log.ts';
+import type { HeaderList } from '../security.ts';
 import { compressPage, sendPage, type PageCache, type SettleRender } from './page-cache.ts';
 import { createPathMatcher, queryOf } from './page-path.ts';
 import { renderDocument } from './render.tsx';
@@ -25,6 +26,8 @@ export interface PageRouteOptions {
   /** Boot data: the port the radio player asks for. */
   streamPort: number;
   logger: Logger;
+  /** The security headers, first in a cached page's answers (security.ts). */
+  security: HeaderList;
   renderTimeoutMs: number;
   /** Absent when PAGE_CACHE=off: every request renders. */
   cache: PageCache | undefined;
@@ -99,7 +102,7 @@ export function createPageRoute(options: PageRouteOptions): RequestHandler {
         logger.error({ page: page.id, location: cut(location) }, 'render did not produce its page: not cached');
       // With the cache off a streamed page was compressed on the fly; brotli at 11 would be wasted.
       if (!(cache && isPage) && !wholeDocument) return settle();
-      const done = await compressPage(status, html);
+      const done = await compressPage(status, html, options.security);
       settle(isPage ? done : undefined);
       if (wholeDocument && !res.destroyed) sendPage(req, res, done);
     } catch (error) {
