@@ -7,6 +7,8 @@
  *   nginx static   the same bytes from nginx with gzip_static (the app's own .gz bytes; no access log)
  *   nginx gzip     the same HTML from nginx compressing each response (gzip_comp_level 6)
  *   app uncached   the app's render path (a second process with PAGE_CACHE=off)
+ *   node bare      a bare Node `http` server sending the app's brotli bytes and headers, nothing
+ *                  else (scripts/perf/bare-node.ts, same Node flags as `npm start`): Node's ceiling
  * Servers are pinned to CPU 0 and wrk to CPU 1 (taskset) when there are two CPUs. CPU per
  * request is the server's user + system time over the run (nginx: master and workers) ÷ requests.
  * Targets (issue 10): app ≥ 0.5 × nginx static, app ≥ 10 × app uncached, app p99 ≤ 5 ms.
@@ -18,7 +20,14 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { NGINX_BIN, startNginx, type NginxProcess } from '../test/support/nginx.ts';
-import { type AppProcess, cpuMs, requireBuild, startApp, TASKSET } from '../test/support/app-process.ts';
+import {
+  type AppProcess,
+  cpuMs,
+  requireBuild,
+  shippedServerArgs,
+  startApp,
+  TASKSET,
+} from '../test/support/app-process.ts';
 import { untilCached } from '../test/support/http.ts';
 import { requireWrk, runWrk, table, type WrkResult } from './perf/wrk.ts';
 
@@ -47,7 +56,13 @@ interface Run extends WrkResult {
 async function fetchBytes(
   url: string,
   encoding: string,
-): Promise<{ status: number; encoding: string | null; body: Buffer; etag: string | null }> {
+): Promise<{
+  status: number;
+  encoding: string | null;
+  body: Buffer;
+  etag: string | null;
+  headers: Array<[string, string]>;
+}> {
   const { request } = await import('node:http');
   return new Promise((resolve, reject) => {
     request(url, { headers: { 'Accept-Encoding': encoding } }, (res) => {
@@ -59,6 +74,8 @@ async function fetchBytes(
           encoding: (res.headers['content-encoding'] as string | undefined) ?? null,
           body: Buffer.concat(chunks),
           etag: (res.headers.etag as string | undefined) ?? null,
+          // As sent, less what Node's server adds by itself.
+          headers: pairs(res.rawHeaders).filter(([name]) => !/^(date|connection|keep-alive)$/i.test(name)),
         }),
       );
     })
@@ -67,6 +84,8 @@ async function fetchBytes(
   });
 }
 
+const pairs = (raw: string[]) =>
+  raw.flatMap((name, i) => (i % 2 === 0 ? [[name, raw[i + 1]!] as [string, string]] : []));
 const mb = (kbytes: number) => `${(kbytes / 1024).toFixed(1)} MB`;
 const load = () =>
   loadavg()
@@ -116,7 +135,26 @@ async function main(): Promise<number> {
     if (cached.status !== 200 || !cached.etag) throw new Error(`home page not cached (status ${cached.status})`);
     const html = (await fetchBytes(`${app.url}/`, 'identity')).body;
     const gz = (await fetchBytes(`${app.url}/`, 'gzip')).body;
-    const br = (await fetchBytes(`${app.url}/`, 'br')).body;
+    const br = await fetchBytes(`${app.url}/`, 'br');
+
+    // The peer: the same brotli answer from a bare Node server.
+    writeFileSync(join(dir, 'bare-body.br'), br.body);
+    writeFileSync(join(dir, 'bare-headers.json'), JSON.stringify(br.headers));
+    const bare = await startApp(
+      {},
+      {
+        name: 'node bare',
+        logFile: join(dir, 'bare.log'),
+        args: [
+          ...shippedServerArgs().slice(0, -1),
+          'scripts/perf/bare-node.ts',
+          join(dir, 'bare-body.br'),
+          join(dir, 'bare-headers.json'),
+        ],
+        ...(SERVER_CPU !== undefined && { cpu: SERVER_CPU }),
+      },
+    );
+    servers.push(bare);
 
     // nginx gets the very same bytes: the HTML, and the app's gzip copy for gzip_static.
     for (const sub of ['static', 'dynamic']) mkdirSync(join(dir, 'www', sub), { recursive: true, mode: 0o755 });
@@ -144,10 +182,11 @@ async function main(): Promise<number> {
       { name: 'nginx static', url: `${nginx.url}/static/index.html`, pid: nginxPid },
       { name: 'nginx gzip', url: `${nginx.url}/dynamic/index.html`, pid: nginxPid },
       { name: 'app uncached', url: `${uncached.url}/`, pid: uncached.pid },
+      { name: 'node bare', url: `${bare.url}/`, pid: bare.pid },
     ];
 
     console.log(
-      `home page HTML: ${html.length} B raw, ${gz.length} B gzip (level 9), ${br.length} B brotli (quality 11)`,
+      `home page HTML: ${html.length} B raw, ${gz.length} B gzip (level 9), ${br.body.length} B brotli (quality 11)`,
     );
     console.log(
       `  (for reference: gzip level ${GZIP_LEVEL} ${gzipSync(html, { level: GZIP_LEVEL }).length} B, brotli q4 ${brotliCompressSync(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } }).length} B)`,
@@ -213,7 +252,8 @@ async function main(): Promise<number> {
     const ratio = (name: string) => appRun.rps / best(name).rps;
     console.log(
       `\nratios: app / nginx static ${fixed(ratio('nginx static'), 3)}, app / nginx gzip ${fixed(ratio('nginx gzip'), 2)}, ` +
-        `app / app uncached ${fixed(ratio('app uncached'), 1)}, app / app no log ${fixed(ratio('app no log'), 3)} ` +
+        `app / app uncached ${fixed(ratio('app uncached'), 1)}, app / app no log ${fixed(ratio('app no log'), 3)}, ` +
+        `app / node bare ${fixed(ratio('node bare'), 3)}, node bare / nginx static ${fixed(best('node bare').rps / best('nginx static').rps, 3)} ` +
         `(the request log costs ${fixed(appRun.cpuUsPerRequest - best('app no log').cpuUsPerRequest, 1)} µs CPU per request)`,
     );
     console.log(

@@ -4,19 +4,21 @@
  * conditional requests). What the app costs above it is the app's own work; what it costs above
  * nginx is Node's.
  *
- *   node scripts/perf/bare-node.ts PORT BODY_FILE HEADERS_JSON_FILE
+ *   PORT=… [HOST=127.0.0.1] node scripts/perf/bare-node.ts BODY_FILE HEADERS_JSON_FILE
  *
- * HEADERS_JSON_FILE holds [name, value] pairs. Prints "listening" once it is.
+ * HEADERS_JSON_FILE holds [name, value] pairs. It answers /healthz too, so the harness's
+ * startApp() can start it like the app.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
-const [port, bodyFile, headersFile] = process.argv.slice(2);
-if (!port || !bodyFile || !headersFile) throw new Error('usage: bare-node.ts PORT BODY_FILE HEADERS_JSON_FILE');
+const [bodyFile, headersFile] = process.argv.slice(2);
+const port = Number(process.env.PORT);
+if (!port || !bodyFile || !headersFile) throw new Error('usage: PORT=… bare-node.ts BODY_FILE HEADERS_JSON_FILE');
 const body = readFileSync(bodyFile);
 const headers = (JSON.parse(readFileSync(headersFile, 'utf8')) as Array<[string, string]>).flat();
 
 createServer((_req, res) => {
   res.writeHead(200, headers);
   res.end(body);
-}).listen(Number(port), '127.0.0.1', () => console.log('listening'));
+}).listen(port, process.env.HOST ?? '127.0.0.1');

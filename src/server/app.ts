@@ -125,6 +125,17 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   app.use(onError);
 
   const fastLane: FastLane = cache ? createFastLane(cache, requestLog) : () => false;
+  /** The stream, before Express (stream/index.ts says why), with the log line and headers the chain gives. */
+  const streamLane = (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (!streams.isStreamRequest(req)) return false;
+    requestLog.follow(req, res);
+    setHeaders(res, security);
+    streams.stream(req, res, clientIp(req) ?? 'unknown', (err) => {
+      logger.error({ err, path: cut(req.url) }, 'request failed');
+      sendServerError(res);
+    });
+    return true;
+  };
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const refusal = framingRefusal(req);
     if (refusal) {
@@ -133,7 +144,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       requestLog.written(req, res, startedAt);
       return;
     }
-    if (!fastLane(req, res)) app(req, res);
+    if (!fastLane(req, res) && !streamLane(req, res)) app(req, res);
   };
   return { handle, express: app, fastLane, streams };
 }

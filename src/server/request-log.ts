@@ -37,6 +37,8 @@ function levelOf(status: number): 'info' | 'warn' | 'error' {
 export interface RequestLog {
   /** First in the Express chain: the line is written when the response closes. */
   middleware: RequestHandler;
+  /** The line for an answer sent over time, written when it closes (the Express chain, the stream). */
+  follow(req: IncomingMessage, res: ServerResponse): void;
   /** The line for a response already ended by the caller (the fast lane, framing refusals). */
   written(req: IncomingMessage, res: ServerResponse, startedAt: number): void;
 }
@@ -56,14 +58,18 @@ export function createRequestLog(logger: Logger, clientIp: (req: IncomingMessage
       res.writableEnded ? 'request completed' : 'request aborted',
     );
   };
+  const follow = (req: IncomingMessage, res: ServerResponse) => {
+    const startedAt = Date.now();
+    // The URL as received: routers mounted on a prefix rewrite req.url on the way.
+    const url = req.url ?? '';
+    res.once('close', () => write(req, url, res, startedAt));
+  };
   return {
     middleware(req, res, next) {
-      const startedAt = Date.now();
-      // The URL as received: routers mounted on a prefix rewrite req.url on the way.
-      const url = req.url;
-      res.once('close', () => write(req, url, res, startedAt));
+      follow(req, res);
       next();
     },
+    follow,
     written: (req, res, startedAt) => write(req, req.url ?? '', res, startedAt),
   };
 }

@@ -2,26 +2,38 @@
  * The radio's server side, mounted at /api before compression:
  * - GET|HEAD /stream?port=N   the live stream through our proxy (proxy.ts)
  * - GET|HEAD /now-playing?port=N   title and listener count from Icecast's status (now-playing.ts)
- * Other methods pass on to the app's 405, like every other path. With no
+ * Other methods pass on to the app's 405, like every other path. The stream's own path,
+ * `/api/stream` exactly, is also answered before Express (`streamLane`, see app.ts). With no
  * upstream configured, prepareStream() starts the built-in demo station on
  * loopback and points the proxy at it.
  */
+import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { startDemoStation } from '../demo-station/station.ts';
 import type { StreamConfig } from './config.ts';
 import { createIcecastStatus, createNowPlayingHandler } from './now-playing.ts';
-import { createStreamProxy } from './proxy.ts';
+import { createStreamProxy, type StreamHandler } from './proxy.ts';
 import { createUpstreamHealth } from './upstream.ts';
 
 export interface StreamService {
   /** Mounted at /api. */
   router: RequestHandler;
+  /**
+   * GET or HEAD of `/api/stream` exactly (with its query), which the app answers at the Node
+   * server's handler, before Express (with `stream`): a listener holds its request for hours, and
+   * Express's per-request objects (its router's closures and saved state) would be held with it.
+   * Anything else goes on to Express, whose router answers the path's variants the same way.
+   */
+  isStreamRequest(req: IncomingMessage): boolean;
+  stream: StreamHandler;
   /** Ends every open listener response (graceful shutdown). */
   closeAll(): void;
   /** Listeners being served right now. */
   readonly activeListeners: number;
 }
+
+const STREAM_PATH = '/api/stream';
 
 export function createStreamService(config: StreamConfig, logger: Logger): StreamService {
   const health = createUpstreamHealth(logger.child({ component: 'stream-upstream' }));
@@ -32,12 +44,18 @@ export function createStreamService(config: StreamConfig, logger: Logger): Strea
   // make these two paths the only ones not answering 405 to other methods.
   const router: RequestHandler = (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') next();
-    else if (req.path === '/stream') proxy.handler(req, res, next);
+    else if (req.path === '/stream') proxy.handler(req, res, req.ip ?? req.socket.remoteAddress ?? 'unknown', next);
     else if (req.path === '/now-playing') nowPlaying(req, res, next);
     else next();
   };
   return {
     router,
+    isStreamRequest(req) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+      const url = req.url ?? '';
+      return url.startsWith(STREAM_PATH) && (url.length === STREAM_PATH.length || url[STREAM_PATH.length] === '?');
+    },
+    stream: proxy.handler,
     closeAll: () => proxy.closeAll(),
     get activeListeners() {
       return proxy.activeListeners;

@@ -28,7 +28,7 @@
  *   latest state (a listener's answer or Icecast's status) at most a few seconds old.
  */
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import { createProxyMiddleware, type Plugin } from 'http-proxy-middleware';
 import type { Logger } from 'pino';
 import { createFrameAligner } from '../audio/mp3-frames.ts';
@@ -125,8 +125,16 @@ interface Listener {
   acceptedAt: number;
 }
 
+/** Answers GET or HEAD /api/stream?port=N for the client at `client`; `onError` gets what the proxy itself threw. */
+export type StreamHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  client: string,
+  onError: (err: unknown) => void,
+) => void;
+
 export interface StreamProxy {
-  handler: RequestHandler;
+  handler: StreamHandler;
   /** Ends every open listener response (graceful shutdown) and refuses new ones. */
   closeAll(): void;
   readonly activeListeners: number;
@@ -168,9 +176,15 @@ export function createStreamProxy(config: StreamConfig, { logger, health, status
     res.end(text);
   }
 
+  /** Clears the connect deadline and lets its timer go: a listener is held for hours. */
+  function endDeadline(listener: Listener): void {
+    clearTimeout(listener.deadline);
+    listener.deadline = undefined;
+  }
+
   /** Ends a listener's exchange with an error status (before headers) or by ending the stream (after). */
   function fail(listener: Listener, code: number, text: string, retry = false): void {
-    clearTimeout(listener.deadline);
+    endDeadline(listener);
     const streaming = listener.answered;
     listener.answered = true;
     // Answer (or end the stream) first, so the listener gets a clean end before the upstream is torn down.
@@ -229,7 +243,7 @@ export function createStreamProxy(config: StreamConfig, { logger, health, status
         proxyRes.destroy();
         return;
       }
-      clearTimeout(listener.deadline);
+      endDeadline(listener);
       listener.proxyRes = proxyRes;
       const code = proxyRes.statusCode ?? 502;
       if (code !== 200) {
@@ -296,7 +310,7 @@ export function createStreamProxy(config: StreamConfig, { logger, health, status
   });
 
   /** HEAD: what a GET would get now, without opening a listener here or upstream. */
-  async function answerHead(res: Response, port: number): Promise<void> {
+  async function answerHead(res: ServerResponse, port: number): Promise<void> {
     const code = health.latest(port, HEAD_STATE_MAX_AGE_MS) ?? (await status.read(port, HEAD_STATE_MAX_AGE_MS)).status;
     if (code !== 200) {
       answer(res, code, ANSWERS[code].text, ANSWERS[code].retry);
@@ -306,8 +320,8 @@ export function createStreamProxy(config: StreamConfig, { logger, health, status
     res.end();
   }
 
-  const handler: RequestHandler = (req: Request, res: Response, next) => {
-    const port = requestedPort(req.originalUrl, config.allowedPorts);
+  const handler: StreamHandler = (req, res, client, onError) => {
+    const port = requestedPort(req.url ?? '', config.allowedPorts);
     const hasBody = req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
     if (port === null || hasBody) {
       answer(res, 400, TEXT.badPort);
@@ -317,10 +331,9 @@ export function createStreamProxy(config: StreamConfig, { logger, health, status
       answer(res, 503, TEXT.closing, true);
       return;
     }
-    const client = req.ip ?? req.socket.remoteAddress ?? 'unknown';
     if (req.method === 'HEAD') {
       if (slots.full(client)) answer(res, 503, TEXT.busy, true);
-      else answerHead(res, port).catch(next);
+      else answerHead(res, port).catch(onError);
       return;
     }
     const release = slots.take(client);
@@ -344,14 +357,14 @@ export function createStreamProxy(config: StreamConfig, { logger, health, status
       upstreamFailed(listener, 504);
     }, config.connectTimeoutMs);
     res.once('close', () => {
-      clearTimeout(listener.deadline);
+      endDeadline(listener);
       listener.proxyReq?.destroy();
       listener.proxyRes?.destroy();
       listeners.delete(req);
       release();
     });
 
-    void relay(req, res, (err?: unknown) => {
+    void relay(req as Request, res as Response, (err?: unknown) => {
       // Only reached when the proxy itself threw before or while starting the request.
       if (err) log.error({ err, port }, 'stream proxy failed');
       fail(listener, 502, TEXT.badGateway);
