@@ -13,7 +13,8 @@
  * request is the server's user + system time over the run (nginx: master and workers) ÷ requests.
  * Targets (issue 10): app ≥ 0.5 × nginx static, app ≥ 10 × app uncached, app p99 ≤ 5 ms.
  *
- * BENCH_SECONDS (default 10) and BENCH_ROUNDS (default 2) set the run length.
+ * Each target first gets WARMUP_SECONDS of the same load, not counted. BENCH_SECONDS (default 10)
+ * and BENCH_ROUNDS (default 2) set the run length.
  */
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -33,6 +34,7 @@ import { requireWrk, runWrk, table, type WrkResult } from './perf/wrk.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const WARMUP_SECONDS = 3;
 const CONNECTIONS = 64;
 const ACCEPT = 'gzip, br';
 const GZIP_LEVEL = 6;
@@ -103,29 +105,20 @@ async function main(): Promise<number> {
   const servers: AppProcess[] = [];
   let nginx: NginxProcess | undefined;
   try {
-    const app = await startApp(
-      {},
-      { name: 'app', logFile: join(dir, 'app.log'), ...(SERVER_CPU !== undefined && { cpu: SERVER_CPU }) },
-    );
-    servers.push(app);
-    const quiet = await startApp(
-      { LOG_LEVEL: 'silent' },
-      {
-        name: 'app no log',
-        logFile: join(dir, 'app-no-log.log'),
+    /** A server pinned where the servers run, logging to a file in the run's folder. */
+    const start = async (name: string, env: Record<string, string> = {}, args?: string[]) => {
+      const server = await startApp(env, {
+        name,
+        logFile: join(dir, `${name.replaceAll(' ', '-')}.log`),
+        ...(args && { args }),
         ...(SERVER_CPU !== undefined && { cpu: SERVER_CPU }),
-      },
-    );
-    servers.push(quiet);
-    const uncached = await startApp(
-      { PAGE_CACHE: 'off' },
-      {
-        name: 'app uncached',
-        logFile: join(dir, 'app-uncached.log'),
-        ...(SERVER_CPU !== undefined && { cpu: SERVER_CPU }),
-      },
-    );
-    servers.push(uncached);
+      });
+      servers.push(server);
+      return server;
+    };
+    const app = await start('app');
+    const quiet = await start('app no log', { LOG_LEVEL: 'silent' });
+    const uncached = await start('app uncached', { PAGE_CACHE: 'off' });
 
     // The page as the app caches it: render once, then wait for the cached copy (it has an ETag).
     const cached = await untilCached(
@@ -140,21 +133,12 @@ async function main(): Promise<number> {
     // The peer: the same brotli answer from a bare Node server.
     writeFileSync(join(dir, 'bare-body.br'), br.body);
     writeFileSync(join(dir, 'bare-headers.json'), JSON.stringify(br.headers));
-    const bare = await startApp(
-      {},
-      {
-        name: 'node bare',
-        logFile: join(dir, 'bare.log'),
-        args: [
-          ...shippedServerArgs().slice(0, -1),
-          'scripts/perf/bare-node.ts',
-          join(dir, 'bare-body.br'),
-          join(dir, 'bare-headers.json'),
-        ],
-        ...(SERVER_CPU !== undefined && { cpu: SERVER_CPU }),
-      },
-    );
-    servers.push(bare);
+    const bare = await start('node bare', {}, [
+      ...shippedServerArgs().slice(0, -1),
+      'scripts/perf/bare-node.ts',
+      join(dir, 'bare-body.br'),
+      join(dir, 'bare-headers.json'),
+    ]);
 
     // nginx gets the very same bytes: the HTML, and the app's gzip copy for gzip_static.
     for (const sub of ['static', 'dynamic']) mkdirSync(join(dir, 'www', sub), { recursive: true, mode: 0o755 });
@@ -209,6 +193,16 @@ async function main(): Promise<number> {
           ? `servers on CPU ${SERVER_CPU}, wrk on CPU ${CLIENT_CPU}`
           : 'not pinned (taskset or a second CPU missing)'),
     );
+
+    // Warm-up, not counted: every server's JIT gets the same few seconds of this load first.
+    for (const t of targets)
+      await runWrk({
+        url: t.url,
+        connections: CONNECTIONS,
+        durationS: WARMUP_SECONDS,
+        headers: { 'Accept-Encoding': ACCEPT },
+        ...(CLIENT_CPU !== undefined && { cpu: CLIENT_CPU }),
+      });
 
     const runs = new Map<string, Run[]>();
     for (let round = 1; round <= ROUNDS; round++) {

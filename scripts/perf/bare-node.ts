@@ -22,3 +22,6 @@ createServer((_req, res) => {
   res.writeHead(200, headers);
   res.end(body);
 }).listen(port, process.env.HOST ?? '127.0.0.1');
+
+// Exit on a signal like the app (so `--cpu-prof` writes its profile).
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(0));
