@@ -9,8 +9,7 @@ import {
 } from 'node:http';
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { createApp } from '../../src/server/app.ts';
 import { loadConfig } from '../../src/server/config.ts';
 import { createLogger } from '../../src/server/logger.ts';
@@ -54,18 +53,6 @@ export async function startProxyApp(
         server.close(() => resolve());
       }),
   };
-}
-
-/** A logger whose JSON lines the test reads. */
-export function captureLogger(): { logger: Logger; lines(): Record<string, unknown>[] } {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(JSON.parse(line));
-      done();
-    },
-  });
-  return { logger: pino({ level: 'info' }, sink), lines: () => lines };
 }
 
 export interface OpenStream {

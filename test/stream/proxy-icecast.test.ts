@@ -7,8 +7,8 @@ import type { Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findFrameSync, frameHeaderAt, splitFrames } from '../../src/server/audio/mp3-frames.ts';
 import { startEzstream, startIcecast, type Ezstream, type Icecast } from '../support/icecast.ts';
+import { captureLogger } from '../support/test-app.ts';
 import {
-  captureLogger,
   fetchAll,
   NEVER_IDLE_MS,
   openStream,
