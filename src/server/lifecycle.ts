@@ -42,7 +42,7 @@ export function startServer(app: App, config: Config, logger: Logger): Promise<R
   const active = new Set<ServerResponse>();
   const follow = (res: ServerResponse) => {
     active.add(res);
-    res.once('close', () => {
+    res.on('close', () => {
       active.delete(res);
       if (stopping) setImmediate(() => server.closeIdleConnections());
     });

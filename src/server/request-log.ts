@@ -62,7 +62,7 @@ export function createRequestLog(logger: Logger, clientIp: (req: IncomingMessage
     const startedAt = Date.now();
     // The URL as received: routers mounted on a prefix rewrite req.url on the way.
     const url = req.url ?? '';
-    res.once('close', () => write(req, url, res, startedAt));
+    res.on('close', () => write(req, url, res, startedAt));
   };
   return {
     middleware(req, res, next) {

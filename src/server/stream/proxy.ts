@@ -264,7 +264,7 @@ export function createStreamProxy(config: StreamConfig, { logger, health, status
         fail(listener, 504, TEXT.timeout);
       });
       // The upstream went away (source stopped, Icecast restarted): end the listener's response now.
-      proxyRes.once('close', () => {
+      proxyRes.on('close', () => {
         if (!res.writableEnded) res.end();
       });
       const type = res.getHeader('content-type') as string;
@@ -356,7 +356,7 @@ export function createStreamProxy(config: StreamConfig, { logger, health, status
       log.debug({ port, timeoutMs: config.connectTimeoutMs }, 'stream upstream did not answer in time');
       upstreamFailed(listener, 504);
     }, config.connectTimeoutMs);
-    res.once('close', () => {
+    res.on('close', () => {
       endDeadline(listener);
       listener.proxyReq?.destroy();
       listener.proxyRes?.destroy();

@@ -16,6 +16,9 @@
  *   a connection is upgraded (see releaseServerParser).
  * - Queues: at most QUEUE_BYTES wait in Node for a listener; beyond that the
  *   relay stops reading the upstream, whose kernel buffers then hold the rest.
+ * - Listeners of 'close' and 'end' (here, in proxy.ts and in the request log)
+ *   use `on`, not `once`: both events come once, and `once` wraps each
+ *   handler in a closure held for the life of the stream.
  *
  * Until the response headers are in, every read is copied to Node's HTTP
  * parser as usual, so http-proxy-middleware sees a normal exchange. Only
@@ -102,7 +105,7 @@ function releaseServerParser(socket: WithParser): void {
   socket.off('end', onEnd as () => void);
   freeParser(parser, null, socket);
   socket.on('data', () => {});
-  socket.once('end', () => socket.destroy());
+  socket.on('end', () => socket.destroy());
 }
 
 export interface Relay {
@@ -161,7 +164,7 @@ export function relayStream(upstreamResponse: IncomingMessage, listener: Socket,
 
   // A close-delimited body is complete when the upstream closes: the parser would have said so, but it
   // is handed back, and a response closed incomplete counts as aborted (the listener's queued audio is cut).
-  upstream.once('end', () => {
+  upstream.on('end', () => {
     upstreamResponse.complete = true;
   });
   releaseServerParser(listener);
