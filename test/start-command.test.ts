@@ -13,8 +13,4 @@ describe('the shipped start command', () => {
   it('starts Node with a small young generation (per-listener stream memory, decision 020)', () => {
     expect(shippedServerArgs()).toContain('--max-semi-space-size=1');
   });
-
-  it('starts Node with the collector on the main thread (decision 016)', () => {
-    expect(shippedServerArgs()).toContain('--single-threaded-gc');
-  });
 });
