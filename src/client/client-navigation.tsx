@@ -7,7 +7,7 @@
  * loaded waits for it; if its chunk cannot load, the link does a full page load instead.
  */
 import { startTransition, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { pageAtCanonicalPath, preloadPage } from '../shared/page-modules.ts';
+import { loadedPage, pageAtCanonicalPath, preloadPage } from '../shared/page-modules.ts';
 import type { PageId } from '../shared/pages.ts';
 import { NavigationContext, type Navigation, type NavigationLocation } from '../shared/ui/navigation.tsx';
 import type { RouterBridge, RouterHandle } from './router.tsx';
@@ -84,13 +84,13 @@ export function ClientNavigation({ page, children }: { page: PageId; children: R
   );
 
   const onReady = useCallback((handle: RouterHandle) => router.current?.resolve(handle), []);
-  // The router's location, as a transition: the old page stays until the new one can render.
+  // The router's location. A page whose module is there renders at once, in the same task as the tap
+  // (nothing can suspend); any other as a transition: the old page stays until the new one can render.
   const onLocation = useCallback((location: NavigationLocation, page: PageId) => {
-    startTransition(() =>
-      setCurrent((previous) =>
-        sameLocation(previous.location, location) && previous.page === page ? previous : { location, page },
-      ),
-    );
+    const update = (previous: Current) =>
+      sameLocation(previous.location, location) && previous.page === page ? previous : { location, page };
+    if (loadedPage(page)) setCurrent(update);
+    else startTransition(() => setCurrent(update));
   }, []);
 
   const value = useMemo<Navigation>(() => ({ ...current, navigate, prefetch }), [current, navigate, prefetch]);

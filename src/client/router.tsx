@@ -23,7 +23,9 @@ interface BridgeProps {
 
 export function RouterBridge(props: BridgeProps) {
   return (
-    <BrowserRouter>
+    // Its own state updates are synchronous: it renders only the bridge, and onLocation decides
+    // whether the page's update is a transition.
+    <BrowserRouter useTransitions={false}>
       <LocationBridge {...props} />
     </BrowserRouter>
   );
