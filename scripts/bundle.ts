@@ -59,6 +59,7 @@ const SHARED_CHUNK = join(ROOT, 'src/client/shared-chunk.ts');
 /** Our modules that src/client/shared-chunk.ts re-exports. */
 const SHARED_MODULES = new Set(
   [
+    'src/shared/pages.ts',
     'src/shared/ui/app-context.tsx',
     'src/shared/ui/navigation.tsx',
     'src/shared/ui/PrefetchLink.tsx',
@@ -83,7 +84,12 @@ const oneSharedChunk: esbuild.Plugin = {
         ? { path: SHARED_CHUNK }
         : undefined;
     build.onResolve({ filter: /^react(\/jsx-runtime)?$/ }, (args) => redirect(args.importer));
-    build.onResolve({ filter: /\/(app-context|navigation|PrefetchLink|PlayerProvider)\.tsx$/ }, (args) =>
+    // react-router's react-dom (flushSync) too, so react-dom is not a chunk of its own between the app and the router.
+    const reactRouter = join(ROOT, 'node_modules/react-router/');
+    build.onResolve({ filter: /^react-dom$/ }, (args) =>
+      args.importer.startsWith(reactRouter) ? { path: SHARED_CHUNK } : undefined,
+    );
+    build.onResolve({ filter: /\/(pages\.ts|(app-context|navigation|PrefetchLink|PlayerProvider)\.tsx)$/ }, (args) =>
       SHARED_MODULES.has(join(dirname(args.importer), args.path)) ? redirect(args.importer) : undefined,
     );
   },

@@ -24,6 +24,8 @@ export {
   useSyncExternalStore,
 } from 'react';
 export { jsx, jsxs } from 'react/jsx-runtime';
+export { flushSync } from 'react-dom';
+export * from '../shared/pages.ts';
 export * from '../shared/ui/app-context.tsx';
 export * from '../shared/ui/navigation.tsx';
 export * from '../shared/ui/PrefetchLink.tsx';
