@@ -41,7 +41,11 @@ export function ClientNavigation({ page, children }: { page: PageId; children: R
   });
   const [Bridge, setBridge] = useState<typeof RouterBridge | null>(null);
   const router = useRef<ReturnType<typeof deferred<RouterHandle>> | null>(null);
-  router.current ??= deferred<RouterHandle>();
+  if (!router.current) {
+    router.current = deferred<RouterHandle>();
+    // A router that failed to load is handled where it is awaited (navigate, prefetch), if ever.
+    router.current.promise.catch(() => {});
+  }
   const loadStarted = useRef(false);
 
   const loadRouter = useCallback(() => {
