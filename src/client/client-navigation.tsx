@@ -77,7 +77,7 @@ export function ClientNavigation({ page, children }: { page: PageId; children: R
 
   const navigate = useCallback(
     (to: string) => {
-      prefetch(to.split('#')[0] || '/');
+      prefetch(to.split(/[?#]/)[0] || '/');
       router.current?.promise.then(
         (handle) => handle.navigate(to),
         // No router (its chunk is unreachable): the link's ordinary behaviour.

@@ -46,13 +46,13 @@ function isInPageClick(event: MouseEvent<HTMLAnchorElement>): boolean {
 }
 
 export interface PrefetchLinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> {
-  /** A path of this site, optionally with a #hash. */
+  /** A path of this site, optionally with a ?query and a #hash. */
   to: string;
 }
 
 export function PrefetchLink({ to, onClick, onPointerEnter, onTouchStart, onFocus, ...rest }: PrefetchLinkProps) {
   const { navigate, prefetch } = useNavigation();
-  const pathname = to.split('#')[0] || '/';
+  const pathname = to.split(/[?#]/)[0] || '/';
   const ref = useRef<HTMLAnchorElement>(null);
   useEffect(() => {
     const element = ref.current;
