@@ -1,8 +1,9 @@
 /**
  * Every in-site link: a plain `<a href>` whose click navigates in the page (the navigation
  * context's `navigate`, react-router once its chunk is there: decision 043) and which fetches the
- * target page's code before the tap: when the link has come into view (at an idle moment), and at
- * the latest on touchstart, hover or focus. So a tap renders a page whose chunk is already there.
+ * target page's code (and the router, if not there yet) before the tap: when the link has come into
+ * view (at an idle moment), and at the latest on touchstart, hover or focus. So a tap renders a page
+ * whose chunk is already there.
  * Before hydration it is an ordinary link (a full page load). Nothing runs on the server: effects
  * and event handlers are browser-only.
  */
