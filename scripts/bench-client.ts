@@ -5,7 +5,7 @@
  * the tap-to-paint of an in-site navigation on a 375 px phone with a 4× slower CPU (the footer's Terms
  * of Service link on /). Figures only, no pass/fail: timings vary with the machine's load.
  *
- *   node scripts/bench-client.ts [--runs 3] [--taps 5] [--routes /,/radio] [--details]
+ *   node scripts/bench-client.ts [--runs 3] [--taps 5] [--routes /,/radio | --routes none] [--details]
  *
  * --details adds, per route, the long tasks and the LCP breakdown of the median (simulated) run.
  */
@@ -31,7 +31,8 @@ const { values: args } = parseArgs({
 const RUNS = Number(args.runs);
 const TAPS = Number(args.taps);
 const ALL_ROUTES = pages.map((p) => (p.path === '*' ? '/no-such-page' : p.path));
-const routes = args.routes ? args.routes.split(',') : ALL_ROUTES;
+// `--routes none`: tap-to-paint only.
+const routes = args.routes === 'none' ? [] : args.routes ? args.routes.split(',') : ALL_ROUTES;
 
 interface Simulated {
   performance: number;

@@ -1,12 +1,14 @@
 /**
  * The app: imported by the loader (entry.tsx) after the first paint, it hydrates the server's
- * document; the first client render equals the server's HTML.
+ * document; the first client render equals the server's HTML. It needs no router: the boot data
+ * names the page, and react-router arrives after hydration (client-navigation.tsx, decision 043).
  */
 import { hydrateRoot } from 'react-dom/client';
 import { BOOT_ELEMENT_ID, type BootData } from '../shared/boot.ts';
-import { BrowserRouter } from 'react-router-dom';
-import { AppRoutes, matchPage, preloadPage } from '../shared/routes.tsx';
+import { preloadPage } from '../shared/page-modules.ts';
 import { Document } from '../shared/ui/Document.tsx';
+import { Site } from '../shared/ui/Site.tsx';
+import { ClientNavigation } from './client-navigation.tsx';
 import './styles/index.css';
 
 function readBoot(): BootData {
@@ -18,13 +20,13 @@ function readBoot(): BootData {
 async function hydrate(): Promise<void> {
   const boot = readBoot();
   // This page's module first (the loader imports it alongside), so nothing suspends.
-  await preloadPage(matchPage(window.location.pathname).id);
+  await preloadPage(boot.page);
   hydrateRoot(
     document,
     <Document boot={boot}>
-      <BrowserRouter>
-        <AppRoutes />
-      </BrowserRouter>
+      <ClientNavigation page={boot.page}>
+        <Site />
+      </ClientNavigation>
     </Document>,
   );
 }

@@ -1,3 +1,4 @@
+import type { PageId } from './pages.ts';
 import type { SiteConfig } from './site.ts';
 
 /** Asset URLs the document links, from the build manifest. */
@@ -16,6 +17,8 @@ export interface PageAssets {
  * the CSP needs no inline-script allowance.
  */
 export interface BootData {
+  /** The page the server rendered, so hydration needs no router to know it. */
+  page: PageId;
   site: SiteConfig;
   today: string;
   assets: PageAssets;

@@ -9,7 +9,7 @@ import type { RequestHandler } from 'express';
 import { isbot } from 'isbot';
 import type { BootData } from '../../shared/boot.ts';
 import type { PageEntry } from '../../shared/pages.ts';
-import { preloadPage } from '../../shared/routes.tsx';
+import { preloadPage } from '../../shared/page-modules.ts';
 import type { SiteConfig } from '../../shared/site.ts';
 import { pageAssets } from '../assets.ts';
 import type { Manifest } from '../manifest.ts';
@@ -82,7 +82,7 @@ export function createPageRoute(options: PageRouteOptions): RequestHandler {
     const wholeDocument = req.method === 'HEAD' || isbot(req.get('user-agent') ?? '');
     try {
       await preloadPage(page.id);
-      const boot: BootData = { site, today: day, assets: pageAssets(manifest, page.module), streamPort };
+      const boot: BootData = { page: page.id, site, today: day, assets: pageAssets(manifest, page.module), streamPort };
       // The not-found page renders at the path that chose it; every other page at its own path.
       const location = status === 404 ? req.path : page.path;
       const html = await renderDocument(

@@ -7,17 +7,17 @@ import type { ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
 import type { ReactNode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
-import { StaticRouter } from 'react-router-dom';
 import type { BootData } from '../../shared/boot.ts';
-import { AppRoutes } from '../../shared/routes.tsx';
 import { Document } from '../../shared/ui/Document.tsx';
+import { StaticNavigation } from '../../shared/ui/navigation.tsx';
+import { Site } from '../../shared/ui/Site.tsx';
 import type { Logger } from '../logger.ts';
 import { cut } from '../request-log.ts';
 import { HTML_CACHE_CONTROL, HTML_TYPE } from './page-cache.ts';
 import { sendServerError } from './server-error.ts';
 
 export interface RenderJob {
-  /** The location the router renders: the path that chose the page, never the raw request target. */
+  /** The location the page renders at: the path that chose the page, never the raw request target. */
   location: string;
   status: number;
   boot: BootData;
@@ -66,7 +66,9 @@ export function renderDocument(
     let timer: NodeJS.Timeout | undefined;
     const { pipe, abort } = renderToPipeableStream(
       <Document boot={boot}>
-        <StaticRouter location={location}>{options.appTree ? options.appTree(location) : <AppRoutes />}</StaticRouter>
+        <StaticNavigation location={location} page={boot.page}>
+          {options.appTree ? options.appTree(location) : <Site />}
+        </StaticNavigation>
       </Document>,
       {
         // React outlines a completed Suspense boundary larger than this (default ~12.8 KB) and

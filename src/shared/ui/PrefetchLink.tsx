@@ -1,17 +1,14 @@
 /**
- * react-router's <Link> that also fetches the target page's code before the tap: when the link has
- * come into view (at an idle moment), and at the latest on touchstart, hover or focus. So a tap
- * renders a page whose chunk is already there. What "fetch a page's code" means comes from the route
- * table (routes.tsx provides it); without a provider (a test rendering a component alone) it does
- * nothing. Nothing runs on the server: effects and event handlers are browser-only.
+ * Every in-site link: a plain `<a href>` whose click navigates in the page (the navigation
+ * context's `navigate`, react-router once its chunk is there: decision 043) and which fetches the
+ * target page's code (and the router, if not there yet) before the tap: when the link has come into
+ * view (at an idle moment), and at the latest on touchstart, hover or focus. So a tap renders a page
+ * whose chunk is already there.
+ * Before hydration it is an ordinary link (a full page load). Nothing runs on the server: effects
+ * and event handlers are browser-only.
  */
-import { createContext, use, useEffect, useRef } from 'react';
-import { Link, type LinkProps } from 'react-router-dom';
-
-/** Fetches what the page at a pathname needs to render at once. */
-export type PrefetchPage = (pathname: string) => void;
-
-export const PrefetchPageContext = createContext<PrefetchPage>(() => {});
+import { useEffect, useRef, type AnchorHTMLAttributes, type MouseEvent } from 'react';
+import { useNavigation } from './navigation.tsx';
 
 // Safari has no requestIdleCallback.
 const whenIdle = (run: () => void) =>
@@ -35,36 +32,56 @@ function onceVisible(element: Element, run: () => void): () => void {
   return () => viewportObserver?.unobserve(element);
 }
 
-export interface PrefetchLinkProps extends Omit<LinkProps, 'to'> {
-  /** A path of this site, optionally with a #hash. */
+/**
+ * A click the page handles itself, as react-router's <Link> decides: the primary button, no
+ * modifier (those open a new tab or window), not already handled, and no other target.
+ */
+function isInPageClick(event: MouseEvent<HTMLAnchorElement>): boolean {
+  const target = event.currentTarget.getAttribute('target');
+  return (
+    !event.defaultPrevented &&
+    event.button === 0 &&
+    (!target || target === '_self') &&
+    !(event.metaKey || event.altKey || event.ctrlKey || event.shiftKey)
+  );
+}
+
+export interface PrefetchLinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> {
+  /** A path of this site, optionally with a ?query and a #hash. */
   to: string;
 }
 
-export function PrefetchLink({ to, onPointerEnter, onTouchStart, onFocus, ...rest }: PrefetchLinkProps) {
-  const prefetchPage = use(PrefetchPageContext);
-  const pathname = to.split('#')[0] || '/';
+export function PrefetchLink({ to, onClick, onPointerEnter, onTouchStart, onFocus, ...rest }: PrefetchLinkProps) {
+  const { navigate, prefetch } = useNavigation();
+  const pathname = to.split(/[?#]/)[0] || '/';
   const ref = useRef<HTMLAnchorElement>(null);
   useEffect(() => {
     const element = ref.current;
     if (!element || typeof IntersectionObserver === 'undefined') return;
-    return onceVisible(element, () => prefetchPage(pathname));
-  }, [prefetchPage, pathname]);
+    return onceVisible(element, () => prefetch(pathname));
+  }, [prefetch, pathname]);
   return (
-    <Link
+    <a
       {...rest}
       ref={ref}
-      to={to}
+      href={to}
+      onClick={(event) => {
+        onClick?.(event);
+        if (!isInPageClick(event)) return;
+        event.preventDefault();
+        navigate(to);
+      }}
       onPointerEnter={(event) => {
         onPointerEnter?.(event);
-        prefetchPage(pathname);
+        prefetch(pathname);
       }}
       onTouchStart={(event) => {
         onTouchStart?.(event);
-        prefetchPage(pathname);
+        prefetch(pathname);
       }}
       onFocus={(event) => {
         onFocus?.(event);
-        prefetchPage(pathname);
+        prefetch(pathname);
       }}
     />
   );

@@ -1,15 +1,15 @@
 import { useState } from 'react';
-import { useLocation } from 'react-router-dom';
 import { PrefetchLink } from '../PrefetchLink.tsx';
 import { isoDateOfLongUsDate } from '../../date.ts';
 import { navSections } from '../../sections-nav.ts';
 import { useApp } from '../app-context.tsx';
+import { useNavigation } from '../navigation.tsx';
 import { CloseIcon, MenuIcon, MoonIcon, SearchIcon, SunIcon } from './icons.tsx';
 
 export function Header() {
   const { site, today, dark, toggleDark } = useApp();
   const [menuOpen, setMenuOpen] = useState(false);
-  const onFrontPage = useLocation().pathname === '/';
+  const onFrontPage = useNavigation().location.pathname === '/';
 
   return (
     <header className="site-header">

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useLocation } from 'react-router-dom';
+import { useNavigation } from '../navigation.tsx';
 
 /**
  * Where a page lands after an in-site navigation: at its top, as a full page load would, or,
@@ -8,7 +8,7 @@ import { useLocation } from 'react-router-dom';
  * Hydration is no navigation: the reader may have scrolled while the app loaded, so it moves nothing.
  */
 export function useScrollOnNavigation(): void {
-  const { pathname, hash } = useLocation();
+  const { pathname, hash } = useNavigation().location;
   const hydrated = useRef(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: every navigation (a new pathname) is the trigger; only hash is read.
   useEffect(() => {

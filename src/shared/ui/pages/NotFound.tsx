@@ -1,11 +1,11 @@
 import { useEffect } from 'react';
-import { useLocation } from 'react-router-dom';
 import { PrefetchLink } from '../PrefetchLink.tsx';
 import { notFoundAds } from '../../content/ads.ts';
 import { AdRow } from '../components/AdRow.tsx';
+import { useNavigation } from '../navigation.tsx';
 
 export function NotFoundPage() {
-  const location = useLocation();
+  const { location } = useNavigation();
   useEffect(() => {
     // Spec §2: the missing path is logged to the console (the server logs it too).
     console.info(`404: no page at ${location.pathname}`);

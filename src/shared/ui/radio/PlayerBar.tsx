@@ -1,4 +1,4 @@
-import { useLocation } from 'react-router-dom';
+import { useNavigation } from '../navigation.tsx';
 import { PrefetchLink } from '../PrefetchLink.tsx';
 import { onAirTitle } from './now-playing.ts';
 import { MuteButton, PlayPauseButton } from './PlayerButtons.tsx';
@@ -16,7 +16,7 @@ export function PlayerBar({ controller }: { controller: RadioController }) {
   const state = useRadioState(controller);
   const title = onAirTitle(useNowPlaying(controller));
   // On /radio the card's own alert already announces the error; one announcement is enough.
-  const onRadioPage = useLocation().pathname === '/radio';
+  const onRadioPage = useNavigation().location.pathname === '/radio';
   const playing = isListening(state);
   const { send } = controller;
 

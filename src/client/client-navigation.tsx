@@ -1,0 +1,107 @@
+/**
+ * The browser's navigation state (decision 043). Hydration starts from the page the server
+ * rendered (the boot data names it) and needs no router; react-router loads after it, at an idle
+ * moment or at the latest on the first link intent (a link seen, touched, hovered or focused), and
+ * then drives the state: it mounts beside the page tree, never above it, so taking over remounts
+ * nothing, and reports each location here (router.tsx). A navigation asked for before it has
+ * loaded waits for it; if its chunk cannot load, the link does a full page load instead.
+ */
+import { startTransition, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { loadedPage, pageAtCanonicalPath, preloadPage } from '../shared/page-modules.ts';
+import type { PageId } from '../shared/pages.ts';
+import { NavigationContext, type Navigation, type NavigationLocation } from '../shared/ui/navigation.tsx';
+import type { RouterBridge, RouterHandle } from './router.tsx';
+
+interface Current {
+  location: NavigationLocation;
+  page: PageId;
+}
+
+// Safari has no requestIdleCallback.
+const whenIdle = (run: () => void) =>
+  typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: 2_000 }) : setTimeout(run, 200);
+
+const sameLocation = (a: NavigationLocation, b: NavigationLocation) =>
+  a.pathname === b.pathname && a.search === b.search && a.hash === b.hash;
+
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+export function ClientNavigation({ page, children }: { page: PageId; children: ReactNode }) {
+  const [current, setCurrent] = useState<Current>(() => {
+    const { pathname, search, hash } = window.location;
+    return { location: { pathname, search, hash }, page };
+  });
+  const [Bridge, setBridge] = useState<typeof RouterBridge | null>(null);
+  const router = useRef<ReturnType<typeof deferred<RouterHandle>> | null>(null);
+  if (!router.current) {
+    router.current = deferred<RouterHandle>();
+    // A router that failed to load is handled where it is awaited (navigate, prefetch), if ever.
+    router.current.promise.catch(() => {});
+  }
+  const loadStarted = useRef(false);
+
+  const loadRouter = useCallback(() => {
+    if (loadStarted.current) return;
+    loadStarted.current = true;
+    import('./router.tsx').then(
+      (module) => setBridge(() => module.RouterBridge),
+      (error: unknown) => router.current?.reject(error),
+    );
+  }, []);
+
+  useEffect(() => {
+    whenIdle(loadRouter);
+  }, [loadRouter]);
+
+  const prefetch = useCallback(
+    (pathname: string) => {
+      loadRouter();
+      const id = pageAtCanonicalPath(pathname);
+      if (id) void preloadPage(id);
+      else
+        void router.current?.promise.then(
+          (handle) => preloadPage(handle.matchPage(pathname).id),
+          () => {},
+        );
+    },
+    [loadRouter],
+  );
+
+  const navigate = useCallback(
+    (to: string) => {
+      prefetch(to.split(/[?#]/)[0] || '/');
+      router.current?.promise.then(
+        (handle) => handle.navigate(to),
+        // No router (its chunk is unreachable): the link's ordinary behaviour.
+        () => window.location.assign(to),
+      );
+    },
+    [prefetch],
+  );
+
+  const onReady = useCallback((handle: RouterHandle) => router.current?.resolve(handle), []);
+  // The router's location. A page whose module is there renders at once, in the same task as the tap
+  // (nothing can suspend); any other as a transition: the old page stays until the new one can render.
+  const onLocation = useCallback((location: NavigationLocation, page: PageId) => {
+    const update = (previous: Current) =>
+      sameLocation(previous.location, location) && previous.page === page ? previous : { location, page };
+    if (loadedPage(page)) setCurrent(update);
+    else startTransition(() => setCurrent(update));
+  }, []);
+
+  const value = useMemo<Navigation>(() => ({ ...current, navigate, prefetch }), [current, navigate, prefetch]);
+  return (
+    <NavigationContext value={value}>
+      {children}
+      {Bridge && <Bridge onReady={onReady} onLocation={onLocation} />}
+    </NavigationContext>
+  );
+}

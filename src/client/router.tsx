@@ -1,0 +1,53 @@
+/**
+ * react-router in the browser: its own chunk, loaded after hydration (client-navigation.tsx,
+ * decision 043), the only one that carries react-router. `BrowserRouter` owns the history (links'
+ * pushes, back and forward); it renders nothing of the page: `LocationBridge` hands its location
+ * (and the page the route table matches for it) to our navigation state, and its `navigate` to the
+ * links.
+ */
+import { useLayoutEffect, useRef } from 'react';
+import { BrowserRouter, createPath, useLocation, useNavigate } from 'react-router-dom';
+import type { PageEntry, PageId } from '../shared/pages.ts';
+import { matchPage } from '../shared/routes.tsx';
+import type { NavigationLocation } from '../shared/ui/navigation.tsx';
+
+export interface RouterHandle {
+  navigate(to: string): void;
+  matchPage(pathname: string): PageEntry;
+}
+
+interface BridgeProps {
+  onReady(handle: RouterHandle): void;
+  onLocation(location: NavigationLocation, page: PageId): void;
+}
+
+export function RouterBridge(props: BridgeProps) {
+  return (
+    // Its own state updates are synchronous: it renders only the bridge, and onLocation decides
+    // whether the page's update is a transition.
+    <BrowserRouter useTransitions={false}>
+      <LocationBridge {...props} />
+    </BrowserRouter>
+  );
+}
+
+function LocationBridge({ onReady, onLocation }: BridgeProps) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { pathname, search, hash } = location;
+  useLayoutEffect(() => {
+    onLocation({ pathname, search, hash }, matchPage(pathname).id);
+  }, [onLocation, pathname, search, hash]);
+  const latestNavigate = useRef(navigate);
+  useLayoutEffect(() => {
+    latestNavigate.current = navigate;
+  });
+  useLayoutEffect(() => {
+    onReady({
+      // As react-router's <Link>: a link to where the reader already is replaces the entry.
+      navigate: (to) => latestNavigate.current(to, { replace: createPath(window.location) === to }),
+      matchPage,
+    });
+  }, [onReady]);
+  return null;
+}

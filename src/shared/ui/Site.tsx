@@ -1,0 +1,43 @@
+/**
+ * The site inside the document, one tree for the server's render, the hydration and every later
+ * navigation: the radio's player above every page (the not-found page too, so navigating never
+ * silences it), the frame (header and footer) where the page has one, and the page the navigation
+ * context names. A navigation re-renders the page region only; the frame and the player stay
+ * mounted. In the browser a navigation is a transition (client-navigation.tsx): the old page stays
+ * until the new one can render, at once when its chunk was prefetched (PrefetchLink).
+ */
+import { Suspense, use } from 'react';
+import { preloadPage, loadedPage } from '../page-modules.ts';
+import { pageById, type PageId } from '../pages.ts';
+import { RouteHead } from './chrome/RouteHead.tsx';
+import { SiteLayout } from './chrome/SiteLayout.tsx';
+import { useScrollOnNavigation } from './chrome/use-scroll-on-navigation.ts';
+import { useNavigation } from './navigation.tsx';
+import { PlayerBarSlot } from './radio/PlayerBarSlot.tsx';
+import { PlayerProvider } from './radio/PlayerProvider.tsx';
+
+export function Site() {
+  useScrollOnNavigation();
+  const { page } = useNavigation();
+  const content = (
+    <Suspense>
+      <Page id={page} />
+    </Suspense>
+  );
+  return (
+    <PlayerProvider>
+      {pageById(page).chrome ? <SiteLayout>{content}</SiteLayout> : content}
+      <PlayerBarSlot />
+    </PlayerProvider>
+  );
+}
+
+function Page({ id }: { id: PageId }) {
+  const Component = loadedPage(id) ?? use(preloadPage(id));
+  return (
+    <>
+      <RouteHead page={pageById(id)} />
+      <Component />
+    </>
+  );
+}

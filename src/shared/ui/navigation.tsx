@@ -1,0 +1,52 @@
+/**
+ * Where the reader is, for everything that renders: the location, the page it shows, and how to go
+ * elsewhere in the site. Ours, not react-router's, so the first render (on the server, and the
+ * hydration) needs no router: the server provides the request's page (StaticNavigation), the
+ * browser its own state, which react-router drives once its chunk has loaded after hydration
+ * (src/client/client-navigation.tsx, decision 043).
+ */
+import { createContext, use, type ReactNode } from 'react';
+import type { PageId } from '../pages.ts';
+
+export interface NavigationLocation {
+  pathname: string;
+  search: string;
+  hash: string;
+}
+
+export interface Navigation {
+  location: NavigationLocation;
+  /** The page the location shows (the route table's id). */
+  page: PageId;
+  /** Goes to a path of this site (with an optional #hash) without reloading the document. */
+  navigate(to: string): void;
+  /** Fetches what showing the page at a path needs (its chunk, the router), ahead of a tap. */
+  prefetch(pathname: string): void;
+}
+
+export const NavigationContext = createContext<Navigation | null>(null);
+
+export function useNavigation(): Navigation {
+  const value = use(NavigationContext);
+  if (!value) throw new Error('useNavigation outside a navigation provider');
+  return value;
+}
+
+/** A location that never changes: the server's render of one page. */
+export function StaticNavigation({
+  location,
+  page,
+  children,
+}: {
+  location: string;
+  page: PageId;
+  children: ReactNode;
+}) {
+  const value: Navigation = {
+    location: { pathname: location, search: '', hash: '' },
+    page,
+    navigate() {},
+    prefetch() {},
+  };
+  return <NavigationContext value={value}>{children}</NavigationContext>;
+}
