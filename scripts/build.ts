@@ -10,6 +10,7 @@ const {
   clientOptions,
   copyPublic,
   copyServerFiles,
+  dropInlinedCss,
   firstLoadWeights,
   manifestFrom,
   precompress,
@@ -31,6 +32,7 @@ if (!client.metafile) throw new Error('build: esbuild gave no metafile');
 const manifest = manifestFrom(client.metafile);
 await squeeze(ASSETS_OUT);
 stashSourceMaps();
+dropInlinedCss(ASSETS_OUT);
 copyPublic();
 copyServerFiles();
 writeManifest(manifest);

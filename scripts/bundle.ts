@@ -150,7 +150,7 @@ export function copyServerFiles(): void {
 
 const publicPath = (file: string) => `/${relative(CLIENT_OUT, join(ROOT, file)).split('\\').join('/')}`;
 
-/** Reads esbuild's metafile into the manifest: the entry, its CSS, and each page's own chunks. */
+/** Reads esbuild's metafile into the manifest: the entry, the text of its CSS, and each page's own chunks. */
 export function manifestFrom(metafile: esbuild.Metafile): Manifest {
   const outputs = Object.entries(metafile.outputs);
   const staticClosure = (file: string, seen = new Set<string>()): Set<string> => {
@@ -170,10 +170,17 @@ export function manifestFrom(metafile: esbuild.Metafile): Manifest {
   if (!appOut) throw new Error('build: client app output missing from metafile');
   const [appFile, appMeta] = appOut;
   const entryClosure = staticClosure(appFile, staticClosure(entryFile));
+  // Every page inlines the CSS in a <style> (decision 044): nothing in it may end that element. A
+  // dev build's map comment goes: relative to the page it would name a file that is never served.
+  const styles = appMeta.cssBundle
+    ? readFileSync(join(ROOT, appMeta.cssBundle), 'utf8').replace(/\/\*# sourceMappingURL=[^*]*\*\/\s*$/, '')
+    : '';
+  if (/<\/style/i.test(styles))
+    throw new Error('build: the CSS contains "</style", which would end the inline <style>');
   const manifest: Manifest = {
     entry: {
       js: publicPath(entryFile),
-      css: appMeta.cssBundle ? [publicPath(appMeta.cssBundle)] : [],
+      styles,
       imports: [...entryClosure].filter((f) => f !== entryFile).map(publicPath),
     },
     pages: {},
@@ -247,6 +254,11 @@ export function stashSourceMaps(): void {
   }
 }
 
+/** Deletes the CSS files: the manifest holds their text, which every page inlines (decision 044). */
+export function dropInlinedCss(dir: string): void {
+  for (const file of walk(dir)) if (file.endsWith('.css')) rmSync(file);
+}
+
 export function copyPublic(): void {
   const from = join(ROOT, 'public');
   if (existsSync(from)) cpSync(from, CLIENT_OUT, { recursive: true });
@@ -274,11 +286,12 @@ export function writeFirstLoadReport(weights: RouteWeight[]): void {
   writeFileSync(join(DIST, FIRST_LOAD_REPORT), JSON.stringify({ budget: BUDGET, pages: weights }, null, 2));
 }
 
-/** First-load gzip bytes per page: entry JS and its imports plus the page's chunks; the CSS. `clientDir` holds the public files. */
+/** First-load gzip bytes per page: entry JS and its imports plus the page's chunks; the inlined CSS. `clientDir` holds the public files. */
 export function firstLoadWeights(manifest: Manifest, clientDir: string = CLIENT_OUT): RouteWeight[] {
   const gz = (url: string) => gzipSync(readFileSync(join(clientDir, url)), { level: 9 }).length;
   const entryJs = [manifest.entry.js, ...manifest.entry.imports].reduce((sum, f) => sum + gz(f), 0);
-  const css = manifest.entry.css.reduce((sum, f) => sum + gz(f), 0);
+  // The CSS is inlined in every page's HTML (decision 044): its gzip bytes ride with each page.
+  const css = gzipSync(manifest.entry.styles, { level: 9 }).length;
   return Object.entries(manifest.pages).map(([page, files]) => ({
     page,
     js: entryJs + files.reduce((sum, f) => sum + gz(f), 0),

@@ -93,7 +93,6 @@ async function mixedLoad(dir: string, server: AppProcess): Promise<void> {
     ...pagePaths,
     '/no-such-page',
     manifest.entry.js,
-    ...manifest.entry.css,
     ...manifest.entry.imports.slice(0, 2),
     '/robots.txt',
     '/sitemap.xml',

@@ -46,9 +46,9 @@ const attributes = (source: string): Record<string, string> =>
 describe('the manifest figure is what the page links', () => {
   const app = testApp();
 
-  // The script the server writes into the page (the loader), the modules it imports after the
-  // first paint (listed in the boot data) and the stylesheets, gzipped one by one, must add up to
-  // the manifest's first-load weight.
+  // The script the server writes into the page (the loader) and the modules it imports after the
+  // first paint (listed in the boot data), gzipped one by one, must add up to the manifest's
+  // first-load JS weight; the CSS inlined in the head to its CSS weight.
   it.each(pages.map((p) => [p.path === '*' ? '/no-such-page' : p.path, p.module] as const))(
     '%s links exactly its first-load files',
     async (path, module) => {
@@ -66,12 +66,14 @@ describe('the manifest figure is what the page links', () => {
         assets: { preload: string[] };
       };
       const js = [...scripts, ...boot.assets.preload];
-      const css = tags.flatMap((t) => (t.attr.rel === 'stylesheet' && t.attr.href ? [t.attr.href] : []));
+      // The CSS is in the page itself (decision 044): no stylesheet request before the first paint.
+      expect(tags.filter((t) => t.attr.rel === 'stylesheet')).toEqual([]);
+      const styles = /<style id="__styles">(.*?)<\/style>/s.exec(head)?.[1] ?? '';
       expect(js.length).toBeGreaterThan(1);
       expect(new Set(js).size).toBe(js.length);
       const weight = weights.find((w) => w.page === module)!;
       expect(js.reduce((sum, f) => sum + gzipSize(f), 0)).toBe(weight.js);
-      expect(css.reduce((sum, f) => sum + gzipSize(f), 0)).toBe(weight.css);
+      expect(gzipSync(styles, { level: 9 }).length).toBe(weight.css);
       // V8 compiles these eagerly off the main thread (see COMPILE_HINT): the hint must open each file.
       for (const f of js)
         expect(readFileSync(join(DIST, 'client', f), 'utf8').startsWith(`${COMPILE_HINT}\n`), f).toBe(true);

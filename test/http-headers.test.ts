@@ -86,7 +86,7 @@ describe('compression of pages', () => {
 
 describe('static assets', () => {
   const app = testApp();
-  const assets = [manifest.entry.js, ...manifest.entry.css];
+  const assets = [manifest.entry.js, ...manifest.entry.imports];
 
   it.each(assets)('%s is long-cached and served pre-compressed', async (url) => {
     const br = await request(app).get(url).set('Accept-Encoding', 'br');

@@ -4,7 +4,7 @@
  * names the page, and react-router arrives after hydration (client-navigation.tsx, decision 043).
  */
 import { hydrateRoot } from 'react-dom/client';
-import { BOOT_ELEMENT_ID, type BootData } from '../shared/boot.ts';
+import { BOOT_ELEMENT_ID, STYLES_ELEMENT_ID, type BootData } from '../shared/boot.ts';
 import { preloadPage } from '../shared/page-modules.ts';
 import { Document } from '../shared/ui/Document.tsx';
 import { Site } from '../shared/ui/Site.tsx';
@@ -21,9 +21,11 @@ async function hydrate(): Promise<void> {
   const boot = readBoot();
   // This page's module first (the loader imports it alongside), so nothing suspends.
   await preloadPage(boot.page);
+  // The server inlined the CSS; hydration renders the same text, read back, not shipped in the JS.
+  const styles = document.getElementById(STYLES_ELEMENT_ID)?.textContent ?? '';
   hydrateRoot(
     document,
-    <Document boot={boot}>
+    <Document boot={boot} styles={styles}>
       <ClientNavigation page={boot.page}>
         <Site />
       </ClientNavigation>

@@ -39,7 +39,7 @@ function walk(dir: string): string[] {
 export function pageAssets(manifest: Manifest, module: string): PageAssets {
   const chunks = manifest.pages[module];
   if (!chunks) throw new Error(`manifest has no chunk for page module "${module}"`);
-  return { css: manifest.entry.css, entry: manifest.entry.js, preload: [...manifest.entry.imports, ...chunks] };
+  return { entry: manifest.entry.js, preload: [...manifest.entry.imports, ...chunks] };
 }
 
 export function staticFiles(clientDir: string): RequestHandler {

@@ -6,7 +6,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface Manifest {
-  entry: { js: string; css: string[]; imports: string[] };
+  entry: {
+    js: string;
+    /** The site's CSS, which every page inlines in a <style> in its head (decision 044); no CSS file is served. */
+    styles: string;
+    imports: string[];
+  };
   /** Page module name (pages.ts `module`) → its chunks, not counting what the entry already loads. */
   pages: Record<string, string[]>;
 }

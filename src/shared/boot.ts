@@ -3,7 +3,6 @@ import type { SiteConfig } from './site.ts';
 
 /** Asset URLs the document links, from the build manifest. */
 export interface PageAssets {
-  css: string[];
   /** The client entry module: the loader (src/client/entry.tsx). */
   entry: string;
   /** The app's and the route's chunks: the loader preloads them all at once after the first paint. */
@@ -27,6 +26,8 @@ export interface BootData {
 }
 
 export const BOOT_ELEMENT_ID = '__boot';
+/** The <style> that holds the site's CSS, inlined by the server (decision 044). */
+export const STYLES_ELEMENT_ID = '__styles';
 
 /** JSON safe to place inside a <script> element: no "</script>", no "<!--", no line separators. */
 export function serializeForScript(value: unknown): string {

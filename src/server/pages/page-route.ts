@@ -87,7 +87,7 @@ export function createPageRoute(options: PageRouteOptions): RequestHandler {
       const location = status === 404 ? req.path : page.path;
       const html = await renderDocument(
         res,
-        { location, status, boot, wholeDocument },
+        { location, status, boot, styles: manifest.entry.styles, wholeDocument },
         {
           logger,
           timeoutMs: options.renderTimeoutMs,

@@ -21,6 +21,8 @@ export interface RenderJob {
   location: string;
   status: number;
   boot: BootData;
+  /** The site's CSS, inlined in the head. */
+  styles: string;
   /** The complete document at once (crawlers, HEAD) instead of streaming from shell-ready. */
   wholeDocument: boolean;
 }
@@ -41,7 +43,7 @@ export function renderDocument(
   job: RenderJob,
   options: RenderOptions,
 ): Promise<Buffer | undefined> {
-  const { location, status, boot, wholeDocument } = job;
+  const { location, status, boot, styles, wholeDocument } = job;
   const { logger } = options;
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -65,7 +67,7 @@ export function renderDocument(
 
     let timer: NodeJS.Timeout | undefined;
     const { pipe, abort } = renderToPipeableStream(
-      <Document boot={boot}>
+      <Document boot={boot} styles={styles}>
         <StaticNavigation location={location} page={boot.page}>
           {options.appTree ? options.appTree(location) : <Site />}
         </StaticNavigation>

@@ -1,22 +1,34 @@
 import type { ReactNode } from 'react';
-import { BOOT_ELEMENT_ID, serializeForScript, type BootData } from '../boot.ts';
+import { BOOT_ELEMENT_ID, STYLES_ELEMENT_ID, serializeForScript, type BootData } from '../boot.ts';
 import { AppProvider, useApp } from './app-context.tsx';
 import { OrganizationJsonLd } from './chrome/OrganizationJsonLd.tsx';
+
+interface DocumentProps {
+  boot: BootData;
+  /**
+   * The site's CSS, inlined so the first paint waits for no second request (decision 044): the
+   * server's from the build, the browser's read back from the document before hydrating.
+   */
+  styles: string;
+  children: ReactNode;
+}
 
 /**
  * The whole HTML document, rendered by React on the server and hydrated as
  * `document` on the client. Page titles and meta tags are rendered by
- * RouteHead inside the router; React hoists them into <head>.
+ * RouteHead inside each page; React hoists them into <head>.
  */
-export function Document({ boot, children }: { boot: BootData; children: ReactNode }) {
+export function Document({ boot, styles, children }: DocumentProps) {
   return (
     <AppProvider site={boot.site} today={boot.today} streamPort={boot.streamPort}>
-      <Html boot={boot}>{children}</Html>
+      <Html boot={boot} styles={styles}>
+        {children}
+      </Html>
     </AppProvider>
   );
 }
 
-function Html({ boot, children }: { boot: BootData; children: ReactNode }) {
+function Html({ boot, styles, children }: DocumentProps) {
   const { dark } = useApp();
   const { assets } = boot;
   return (
@@ -30,9 +42,8 @@ function Html({ boot, children }: { boot: BootData; children: ReactNode }) {
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <link rel="apple-touch-icon" href="/apple-touch-icon.png" />
         <link rel="manifest" href="/manifest.webmanifest" />
-        {assets.css.map((href) => (
-          <link key={href} rel="stylesheet" href={href} />
-        ))}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the build's own CSS; it checks there is no "</style" in it. */}
+        <style id={STYLES_ELEMENT_ID} dangerouslySetInnerHTML={{ __html: styles }} />
         {/* The loader: it fetches assets.preload (the app) once the page has painted. */}
         <script type="module" src={assets.entry} />
         <OrganizationJsonLd site={boot.site} />
