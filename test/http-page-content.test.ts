@@ -12,7 +12,7 @@ import { privacyPolicy } from '../src/shared/content/privacy.ts';
 import { termsAdBreaks, termsOfService } from '../src/shared/content/terms.ts';
 import { navSections } from '../src/shared/sections-nav.ts';
 import { testApp } from './support/test-app.ts';
-import { BROWSER_UA } from './support/http.ts';
+import { BROWSER_UA, bodyOf } from './support/http.ts';
 
 const env = {
   CONTACT_GENERAL_EMAIL: 'hello@ledger.test',
@@ -87,7 +87,7 @@ describe('home', () => {
   });
 
   it('follows the spec order: lead, search ad and ad row, sections, more ads, quote, imageboard, sponsor, support', async () => {
-    const page = await html('/');
+    const page = bodyOf(await html('/'));
     const at = (needle: string) => {
       const i = page.indexOf(needle);
       expect(i, needle).toBeGreaterThan(-1);
@@ -244,7 +244,7 @@ describe('legal pages', () => {
 
 describe('not-found page', () => {
   it('keeps 404, the message and the way home, without header, and adds ad slots', async () => {
-    const page = await html('/no/such/page', 404);
+    const page = bodyOf(await html('/no/such/page', 404));
     expect(page).toContain('<p class="not-found__code">404</p>');
     expect(page).toContain('Oops! Page not found');
     expect(page).toMatch(/<a class="button button--primary" href="\/"[^>]*>Return to Home<\/a>/);

@@ -4,7 +4,7 @@ import { pages } from '../src/shared/pages.ts';
 import { defaultSite } from '../src/shared/site.ts';
 import { navSections } from '../src/shared/sections-nav.ts';
 import { captureLogger, testApp } from './support/test-app.ts';
-import { BROWSER_UA, untilCached } from './support/http.ts';
+import { BROWSER_UA, bodyOf, untilCached } from './support/http.ts';
 
 // 05:30 UTC on New Year's Day is still New Year's Eve in Chicago: the header must say so.
 const now = () => new Date('2026-01-01T05:30:00Z');
@@ -62,7 +62,7 @@ describe('unknown paths', () => {
     expect(res.text).toContain('>404<');
     expect(res.text).toContain('Oops! Page not found');
     expect(res.text).toMatch(/<a[^>]*href="\/"[^>]*>Return to Home<\/a>/);
-    expect(res.text).not.toContain('site-header');
+    expect(bodyOf(res.text)).not.toContain('site-header');
     expect(res.text).toContain('<meta name="robots" content="noindex"/>');
     // One line per request: the request line itself says the page was not found.
     await new Promise((r) => setTimeout(r, 10));

@@ -25,3 +25,14 @@ export async function untilCached<T>(send: () => PromiseLike<T>, etagOf: (res: T
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/**
+ * The markup inside <body>: the page's content, without the head, whose inlined CSS (decision 044)
+ * names every class and would match any search for one.
+ */
+export function bodyOf(html: string): string {
+  const start = html.indexOf('<body');
+  const end = html.lastIndexOf('</body>');
+  if (start < 0 || end < start) throw new Error('the HTML has no <body>…</body>');
+  return html.slice(start, end);
+}
