@@ -172,9 +172,11 @@ export function manifestFrom(metafile: esbuild.Metafile): Manifest {
   const entryClosure = staticClosure(appFile, staticClosure(entryFile));
   // Every page inlines the CSS in a <style> (decision 044): nothing in it may end that element. A
   // dev build's map comment goes: relative to the page it would name a file that is never served.
-  const styles = appMeta.cssBundle
-    ? readFileSync(join(ROOT, appMeta.cssBundle), 'utf8').replace(/\/\*# sourceMappingURL=[^*]*\*\/\s*$/, '')
-    : '';
+  if (!appMeta.cssBundle) throw new Error('build: the client app has no CSS output');
+  const styles = readFileSync(join(ROOT, appMeta.cssBundle), 'utf8').replace(
+    /\/\*# sourceMappingURL=[^*]*\*\/\s*$/,
+    '',
+  );
   if (/<\/style/i.test(styles))
     throw new Error('build: the CSS contains "</style", which would end the inline <style>');
   const manifest: Manifest = {

@@ -52,6 +52,23 @@ describe('every route hydrates without errors', () => {
   });
 });
 
+describe('styles', () => {
+  it('the HTML alone styles the page: no stylesheet request, and the CSS applies with scripts off', async () => {
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await blockThirdParties(page, site.app.url);
+    const types: string[] = [];
+    page.on('request', (r) => types.push(r.resourceType()));
+    await page.goto(`${site.app.url}/about`, { waitUntil: 'load' });
+    expect(types).toContain('document');
+    expect(types).not.toContain('stylesheet');
+    // The site's CSS hides the menu button on desktop; without it the button would show.
+    expect(await page.getByRole('button', { name: 'Menu' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Menu' }).isVisible()).toBe(false);
+    await context.close();
+  });
+});
+
 describe('header behaviour', () => {
   it('shows the menu button under 768 px; it opens the nine links and a choice closes it', async () => {
     const { page, problems, context } = await openPage('/about', 375);
