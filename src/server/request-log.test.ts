@@ -1,0 +1,67 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { createRequestLog, LOGGED_TEXT_MAX, noteOnRequestLine } from './request-log.ts';
+
+function capture(level = 'info') {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(...chunk.toString().split('\n').filter(Boolean));
+      done();
+    },
+  });
+  return { logger: pino({ level, base: { service: 'web' } }, sink).child({ part: 'test' }), lines };
+}
+
+const request = (url: string, userAgent?: string) =>
+  ({ method: 'GET', url, headers: userAgent === undefined ? {} : { 'user-agent': userAgent } }) as IncomingMessage;
+const response = (statusCode: number, ended = true) => ({ statusCode, writableEnded: ended }) as ServerResponse;
+
+/** The line with its clock readings taken out (the two lines are written a moment apart). */
+const timeless = (line: string) =>
+  line.replace(/"time":\d+/, '"time":0').replace(/"responseTime":\d+/, '"responseTime":0');
+
+describe('the request line', () => {
+  it('is exactly what pino writes for the same fields (order, bindings, levels, escapes, notes)', async () => {
+    const ours = capture();
+    const theirs = capture();
+    const log = createRequestLog(ours.logger, () => '203.0.113.7');
+    const cases: Array<[IncomingMessage, ServerResponse, string]> = [
+      [request('/about?x="1"', 'Mozilla/5.0 "quoted" \\ é \u2028'), response(200), 'info'],
+      [request('/nope'), response(404), 'warn'],
+      [request('/api/stream?port=8076', 'curl/8'), response(503, false), 'warn'],
+      [request('/boom', 'x'), response(500), 'error'],
+    ];
+    noteOnRequestLine(cases[1]![1], { notFound: true, skipped: undefined });
+    for (const [req, res, level] of cases) {
+      const startedAt = Date.now();
+      log.written(req, res, startedAt);
+      (theirs.logger as unknown as Record<string, (o: object, m: string) => void>)[level]!(
+        {
+          req: { method: req.method, url: req.url, userAgent: req.headers['user-agent'] },
+          clientIp: '203.0.113.7',
+          res: { statusCode: res.statusCode },
+          responseTime: Date.now() - startedAt,
+          ...(res.statusCode === 404 && { notFound: true }),
+        },
+        res.writableEnded ? 'request completed' : 'request aborted',
+      );
+    }
+    expect(ours.lines.map(timeless)).toEqual(theirs.lines.map(timeless));
+    expect(ours.lines).toHaveLength(4);
+  });
+
+  it('cuts long URLs and user agents, and writes nothing below the level', () => {
+    const out = capture('warn');
+    const log = createRequestLog(out.logger, () => undefined);
+    log.written(request('/ok'), response(200), Date.now());
+    expect(out.lines).toEqual([]);
+    log.written(request(`/${'a'.repeat(20_000)}`, 'b'.repeat(5_000)), response(404), Date.now());
+    const line = JSON.parse(out.lines[0]!) as { req: { url: string; userAgent: string }; clientIp?: string };
+    expect(line.req.url).toBe(`/${'a'.repeat(LOGGED_TEXT_MAX - 1)}…[cut: 20001 bytes]`);
+    expect(line.req.userAgent.length).toBeLessThan(LOGGED_TEXT_MAX + 30);
+    expect(line).not.toHaveProperty('clientIp');
+  });
+});
