@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUFFER_CHARS, BufferedDestination, type WriteFn } from './log-destination.ts';
+import { BUFFER_BYTES, BufferedDestination, type WriteFn } from './log-destination.ts';
 
 /** A writer that records what reached it; `take` decides how many bytes each call accepts (or throws). */
 function recorder(take: (offered: number, call: number) => number = (n) => n) {
@@ -7,7 +7,7 @@ function recorder(take: (offered: number, call: number) => number = (n) => n) {
   let calls = 0;
   const write: WriteFn = (bytes, offset) => {
     const n = take(bytes.length - offset, calls++);
-    written.push(bytes.subarray(offset, offset + n));
+    written.push(Buffer.from(bytes.subarray(offset, offset + n)));
     return n;
   };
   return { write, text: () => Buffer.concat(written).toString(), calls: () => calls };
@@ -27,16 +27,31 @@ describe('the buffered log destination', () => {
     expect(out.calls()).toBe(1);
   });
 
-  it('writes by itself once BUFFER_CHARS wait, keeping at most that plus one line', () => {
+  it('writes by itself when the next line might not fit in BUFFER_BYTES, and loses nothing', () => {
     const out = recorder();
     const destination = new BufferedDestination(out.write);
-    const line = `${'x'.repeat(299)}\n`;
-    const lines = Math.ceil(BUFFER_CHARS / line.length);
-    for (let i = 0; i < lines - 1; i++) destination.write(line);
-    expect(out.calls()).toBe(0);
-    destination.write(line);
-    expect(out.calls()).toBe(1);
+    const line = `${'é'.repeat(149)}x\n`;
+    let lines = 0;
+    while (out.calls() === 0) {
+      destination.write(line);
+      lines++;
+    }
+    const first = Buffer.byteLength(out.text());
+    expect(first).toBeLessThanOrEqual(BUFFER_BYTES);
+    expect(first).toBeGreaterThan(BUFFER_BYTES - 3 * line.length);
+    destination.flushSync();
     expect(out.text()).toBe(line.repeat(lines));
+  });
+
+  it('sends a line longer than the whole buffer on its own, after what waited', () => {
+    const out = recorder();
+    const destination = new BufferedDestination(out.write);
+    const long = `${'y'.repeat(BUFFER_BYTES)}\n`;
+    destination.write('a\n');
+    destination.write(long);
+    destination.write('b\n');
+    destination.flushSync();
+    expect(out.text()).toBe(`a\n${long}b\n`);
   });
 
   it('goes on after a short write and waits out a full pipe (EAGAIN), losing nothing', () => {
