@@ -70,10 +70,11 @@ export function createRequestLog(logger: Logger, clientIp: (req: IncomingMessage
     if (!logger.isLevelEnabled(level)) return;
     const userAgent = cut(req.headers['user-agent']);
     const ip = clientIp(req);
+    const now = Date.now();
     destination.write(
-      `{"level":${logger.levels.values[level]},"time":${Date.now()}${bindings},` +
+      `{"level":${logger.levels.values[level]},"time":${now}${bindings},` +
         `"req":{"method":${json(req.method)},"url":${json(cut(url))}${userAgent === undefined ? '' : `,"userAgent":${json(userAgent)}`}}` +
-        `${ip === undefined ? '' : `,"clientIp":${json(ip)}`},"res":{"statusCode":${status}},"responseTime":${Date.now() - startedAt}` +
+        `${ip === undefined ? '' : `,"clientIp":${json(ip)}`},"res":{"statusCode":${status}},"responseTime":${now - startedAt}` +
         `${fields(notes.get(res))},"msg":"${res.writableEnded ? 'request completed' : 'request aborted'}"}\n`,
     );
   };

@@ -2,43 +2,26 @@
  * /radio in Debian's Chromium, playing a real Icecast (fed by ezstream)
  * through the built server's /api/stream proxy.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type AppProcess } from '../support/app-process.ts';
-import { blockThirdParties, collectConsoleProblems, launchBrowser, recordStreamRequests } from '../support/browser.ts';
-import { startEzstream, startIcecast, type Ezstream, type Icecast } from '../support/icecast.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useStationAppAndBrowser } from '../support/app-and-browser.ts';
+import { blockThirdParties, collectConsoleProblems, recordStreamRequests } from '../support/browser.ts';
 
 const PLAY_FAILED = 'Unable to start playback. Please try again.';
 const UNAVAILABLE = 'Stream temporarily unavailable.';
 const SPEC_NOW_PLAYING = 'Live programming from our station stream';
 const TIP = "If audio doesn't start, click play. Some browsers block autoplay with sound until you interact.";
 
-let ice: Icecast;
-let source: Ezstream;
-let app: AppProcess;
-let browser: Browser;
+const env = useStationAppAndBrowser((icePort) => ({
+  LOG_LEVEL: 'warn',
+  STREAM_UPSTREAM_HOST: '127.0.0.1',
+  STREAM_PORT_MAP: `8076:${icePort}`,
+  STREAM_STATUS_CACHE_MS: '1000',
+}));
 const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  ice = await startIcecast();
-  source = await startEzstream(ice);
-  [app, browser] = await Promise.all([
-    startApp({
-      LOG_LEVEL: 'warn',
-      STREAM_UPSTREAM_HOST: '127.0.0.1',
-      STREAM_PORT_MAP: `8076:${ice.port}`,
-      STREAM_STATUS_CACHE_MS: '1000',
-    }),
-    launchBrowser(),
-  ]);
-});
 
 afterAll(async () => {
   for (const context of contexts) await context.close().catch(() => {});
-  await browser?.close();
-  await app?.stop();
-  await source?.stop();
-  await ice?.stop();
 });
 
 interface Opened {
@@ -49,15 +32,15 @@ interface Opened {
 
 /** /radio in a fresh context, hydrated, with its stream requests recorded. */
 async function openRadio(setup?: (page: Page) => Promise<void>): Promise<Opened> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
   contexts.push(context);
   const page = await context.newPage();
   const problems = collectConsoleProblems(page);
-  await blockThirdParties(page, app.url);
+  await blockThirdParties(page, env.app.url);
   const streamRequests = recordStreamRequests(page);
   await setup?.(page);
   const nowPlaying = page.waitForResponse((res) => res.url().includes('/api/now-playing'));
-  await page.goto(`${app.url}/radio`, { waitUntil: 'load' });
+  await page.goto(`${env.app.url}/radio`, { waitUntil: 'load' });
   // The now-playing request comes from an effect: React has hydrated and the player's effects ran.
   await nowPlaying;
   return { page, problems, streamRequests };
@@ -86,7 +69,7 @@ async function expectAdvancing(page: Page, beyond: number): Promise<void> {
 describe('/radio playing the real Icecast stream', () => {
   it('requests nothing before play; play streams from Icecast through the proxy; pause lets go; play resumes live', async () => {
     const { page, problems, streamRequests } = await openRadio();
-    expect(await ice.waitForListeners(0)).toBe(0);
+    expect(await env.ice.waitForListeners(0)).toBe(0);
     await page.waitForTimeout(800);
     expect(streamRequests).toEqual([]);
     expect(await audioState(page)).toMatchObject({ src: null, preload: 'none', crossOrigin: 'anonymous' });
@@ -98,13 +81,13 @@ describe('/radio playing the real Icecast stream', () => {
     expect(playing.paused).toBe(false);
     expect(new URL(playing.currentSrc).pathname + new URL(playing.currentSrc).search).toBe('/api/stream?port=8076');
     expect(streamRequests.length).toBeGreaterThanOrEqual(1);
-    expect(await ice.waitForListeners(1)).toBe(1); // the audio really comes from Icecast
+    expect(await env.ice.waitForListeners(1)).toBe(1); // the audio really comes from Icecast
     expect(await card(page).getByRole('status').innerText()).toBe('Playing live');
 
     await card(page).getByRole('button', { name: 'Pause', exact: true }).click();
     await expect.poll(() => card(page).getByRole('button', { name: 'Play', exact: true }).count()).toBe(1);
     expect((await audioState(page)).paused).toBe(true);
-    expect(await ice.waitForListeners(0)).toBe(0); // the connection is released while paused
+    expect(await env.ice.waitForListeners(0)).toBe(0); // the connection is released while paused
 
     const requestsBefore = streamRequests.length;
     await page.waitForTimeout(1_000);
@@ -112,7 +95,7 @@ describe('/radio playing the real Icecast stream', () => {
     // A new request: the live edge, not the old buffer.
     await expect.poll(() => streamRequests.length).toBeGreaterThan(requestsBefore);
     await expectAdvancing(page, 1.0);
-    expect(await ice.waitForListeners(1)).toBe(1);
+    expect(await env.ice.waitForListeners(1)).toBe(1);
     await card(page).getByRole('button', { name: 'Pause', exact: true }).click();
     expect(await alertText(page)).toBe('');
     expect(problems).toEqual([]);
@@ -125,7 +108,7 @@ describe('/radio playing the real Icecast stream', () => {
     expect(await page.locator('.now-playing__programme').innerText()).toBe(SPEC_NOW_PLAYING);
     expect(await page.getByText(TIP).count()).toBe(1);
     // Nobody listening: no count at all (zero reads as an empty room).
-    expect(await ice.waitForListeners(0)).toBe(0);
+    expect(await env.ice.waitForListeners(0)).toBe(0);
     await page.waitForTimeout(1_100); // past the server's status cache (STREAM_STATUS_CACHE_MS)
     await page.reload({ waitUntil: 'load' });
     await expect.poll(() => page.locator('.now-playing__title').innerText()).toBe('icecast-test-tone-128k-10s');
@@ -151,7 +134,7 @@ describe('/radio playing the real Icecast stream', () => {
   });
 
   it('renders the same markup on the server (no hydration mismatch, no layout shift)', async () => {
-    const html = await (await fetch(`${app.url}/radio`)).text();
+    const html = await (await fetch(`${env.app.url}/radio`)).text();
     for (const text of [
       'Live Radio',
       '24/7 live stream',
@@ -303,9 +286,9 @@ describe('/radio when the station restarts', () => {
     await card(page).getByRole('button', { name: 'Play', exact: true }).click();
     await expectAdvancing(page, 1.0);
 
-    await source.stop();
+    await env.stopSource();
     await expect.poll(() => card(page).getByRole('status').innerText(), { interval: 100 }).toBe('Reconnecting…');
-    source = await startEzstream(ice);
+    await env.startSource();
     await expect.poll(() => card(page).getByRole('status').innerText(), { interval: 250 }).toBe('Playing live');
     const t = (await audioState(page)).currentTime;
     await expectAdvancing(page, t + 1.0);

@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { startApp, type AppProcess } from './app-process.ts';
 import { launchBrowser } from './browser.ts';
+import { startEzstream, startIcecast, type Ezstream, type Icecast } from './icecast.ts';
 
 export interface AppAndBrowser {
   readonly app: AppProcess;
@@ -29,6 +30,55 @@ export function useAppAndBrowser(env: Record<string, string> = {}): AppAndBrowse
     get browser() {
       if (!started.browser) throw new Error('browser not started yet (use it inside a test or hook)');
       return started.browser;
+    },
+  };
+}
+
+export interface StationAppAndBrowser extends AppAndBrowser {
+  readonly ice: Icecast;
+  /** Stops the station's source (ezstream): the mount goes off the air. */
+  stopSource(): Promise<void>;
+  /** Starts a new source on the same mount. */
+  startSource(): Promise<void>;
+}
+
+/**
+ * As useAppAndBrowser, with a real Icecast fed by ezstream started first; `env(icePort)` gives
+ * the server's environment, which points its stream at that Icecast. Stopped in the reverse order.
+ */
+export function useStationAppAndBrowser(env: (icePort: number) => Record<string, string>): StationAppAndBrowser {
+  const started: { app?: AppProcess; browser?: Browser; ice?: Icecast; source?: Ezstream } = {};
+  beforeAll(async () => {
+    started.ice = await startIcecast();
+    started.source = await startEzstream(started.ice);
+    [started.app, started.browser] = await Promise.all([startApp(env(started.ice.port)), launchBrowser()]);
+  }, 60_000);
+  afterAll(async () => {
+    await started.browser?.close();
+    await started.app?.stop();
+    await started.source?.stop();
+    await started.ice?.stop();
+  });
+  const need = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`${what} not started yet (use it inside a test or hook)`);
+    return value;
+  };
+  return {
+    get app() {
+      return need(started.app, 'app');
+    },
+    get browser() {
+      return need(started.browser, 'browser');
+    },
+    get ice() {
+      return need(started.ice, 'Icecast');
+    },
+    async stopSource() {
+      await started.source?.stop();
+      started.source = undefined;
+    },
+    async startSource() {
+      started.source = await startEzstream(need(started.ice, 'Icecast'));
     },
   };
 }
