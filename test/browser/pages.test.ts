@@ -305,6 +305,38 @@ describe('ad boxes', () => {
     }
   });
 
+  it('insert the ad script after the new page is shown, not in the task of the tap that shows it', async () => {
+    const { page } = await open('/', 375);
+    // When the frame that first paints /terms begins, its slots hold no script yet: the scripts
+    // come after that frame.
+    await page.evaluate(() => {
+      const w = window as unknown as { __scriptsWhenShown: number | null };
+      w.__scriptsWhenShown = null;
+      const observer = new MutationObserver(() => {
+        if (document.querySelector('main h1')?.textContent !== 'Terms of Service') return;
+        observer.disconnect();
+        // Just before the frame that paints it.
+        requestAnimationFrame(() => {
+          w.__scriptsWhenShown = document.querySelectorAll('.ad-script script').length;
+        });
+      });
+      observer.observe(document.body, { childList: true, subtree: true });
+    });
+    // The page's chunk is fetched before the tap (the link seen), so the new page renders in the tap's task.
+    const link = page.locator('footer a[href="/terms"]');
+    await link.scrollIntoViewIfNeeded();
+    await expect
+      .poll(() =>
+        page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.includes('/assets/Terms-'))),
+      )
+      .toBe(true);
+    await link.click();
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { __scriptsWhenShown: number | null }).__scriptsWhenShown))
+      .toBe(0);
+    await expect.poll(() => page.locator(`.ad-script script[src="${AD_SCRIPT_URL}"]`).count()).toBe(termsAdBreaks.size);
+  });
+
   it.each(['/', '/terms', '/no-such-page'])('nothing shifts on %s while ads and frames fail to load', async (path) => {
     for (const width of [375, 1280]) {
       const { page } = await open(path, width);
@@ -316,12 +348,27 @@ describe('ad boxes', () => {
 });
 
 describe('contact page', () => {
-  it('loads the form-embed script on this page only, and removes it on leaving', async () => {
-    const { page, problems } = await open('/contact', 1280);
-    await expect.poll(() => page.locator(`script[src="${FORM_SCRIPT_URL}"]`).count()).toBe(1);
+  it('loads the form frame and its script as the form nears the screen, and removes the script on leaving', async () => {
+    const { page, problems } = await open('/contact', 375);
     const frame = page.locator('iframe.contact-form__frame');
+    // Far below the fold on a phone: nothing of the third party loads with the page.
+    await page.waitForTimeout(300);
+    expect(await frame.count()).toBe(0);
+    expect(await page.locator(`script[src="${FORM_SCRIPT_URL}"]`).count()).toBe(0);
+    const boxTop = await page.locator('.contact-form__box').evaluate((b) => b.getBoundingClientRect().top);
+
+    await page.locator('.contact-form__box').scrollIntoViewIfNeeded();
+    await expect.poll(() => frame.count()).toBe(1);
+    await expect.poll(() => page.locator(`script[src="${FORM_SCRIPT_URL}"]`).count()).toBe(1);
     expect(new URL((await frame.getAttribute('src'))!).searchParams.get('category')).toBe('local-news-community');
     expect(await frame.evaluate((f) => f.getBoundingClientRect().height)).toBeGreaterThanOrEqual(789);
+    // The frame took the reserved box: nothing moved.
+    const scrolled = await page.evaluate(() => scrollY);
+    expect(await page.locator('.contact-form__box').evaluate((b) => b.getBoundingClientRect().top)).toBe(
+      boxTop - scrolled,
+    );
+    expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBeLessThan(0.01);
+
     await page.locator('footer a[href="/terms"]').click();
     await expect.poll(() => page.locator('h1').innerText()).toBe('Terms of Service');
     expect(await page.locator(`script[src="${FORM_SCRIPT_URL}"]`).count()).toBe(0);

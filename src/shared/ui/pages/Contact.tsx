@@ -1,7 +1,8 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { contactFormCategory, contactIntro, contactSections } from '../../content/contact.ts';
 import type { ContactChannel } from '../../site.ts';
 import { useSite } from '../app-context.tsx';
+import { useNearViewport } from '../use-near-viewport.ts';
 
 const telHref = (phone: string) => `tel:${phone.replace(/[^\d+]/g, '')}`;
 
@@ -19,19 +20,49 @@ function Channel({ channel }: { channel: ContactChannel }) {
   );
 }
 
+/**
+ * The third-party form (spec: a frame 789 px high, and its form-embed script), loaded as it nears
+ * the screen rather than with the page: on a phone it sits far below the fold, and a frame the
+ * parser meets competes with the page's own first paint (issue 12). Its box is reserved, so
+ * nothing moves when it arrives; until then, and without scripts, a plain link opens the form.
+ */
+function ContactForm({ formUrl, scriptUrl }: { formUrl: string; scriptUrl: string }) {
+  const box = useRef<HTMLDivElement>(null);
+  const near = useNearViewport(box, '600px 0px');
+
+  // The form-embed script belongs to this page only, and comes with the frame; removed on unmount.
+  useEffect(() => {
+    if (!near) return;
+    const script = document.createElement('script');
+    script.src = scriptUrl;
+    script.async = true;
+    document.body.append(script);
+    return () => script.remove();
+  }, [near, scriptUrl]);
+
+  return (
+    <div ref={box} className="contact-form__box">
+      {near ? (
+        <iframe
+          id="contact-form-frame"
+          className="contact-form__frame"
+          src={formUrl}
+          title="Contact form: local news and community"
+          height={789}
+        />
+      ) : (
+        <p className="contact-form__fallback">
+          <a href={formUrl}>Open the contact form</a>
+        </p>
+      )}
+    </div>
+  );
+}
+
 export function ContactPage() {
   const site = useSite();
   const formUrl = new URL(site.contactFormUrl);
   formUrl.searchParams.set('category', contactFormCategory);
-
-  // The form-embed script belongs to this page only: added on mount, removed on unmount.
-  useEffect(() => {
-    const script = document.createElement('script');
-    script.src = site.contactFormScriptUrl;
-    script.async = true;
-    document.body.append(script);
-    return () => script.remove();
-  }, [site.contactFormScriptUrl]);
 
   return (
     <div className="container page contact">
@@ -62,14 +93,7 @@ export function ContactPage() {
       </div>
       <section className="contact-form" aria-labelledby="c-form">
         <h2 id="c-form">Send Us a Message</h2>
-        <iframe
-          id="contact-form-frame"
-          className="contact-form__frame"
-          src={formUrl.href}
-          title="Contact form: local news and community"
-          height={789}
-          loading="lazy"
-        />
+        <ContactForm formUrl={formUrl.href} scriptUrl={site.contactFormScriptUrl} />
       </section>
     </div>
   );
