@@ -83,7 +83,18 @@ function details(lhr: Lhr): string[] {
       .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
       .map((ref) => `${category} lost: ${ref.id} ${lhr.audits[ref.id]?.displayValue ?? ''}`.trim()),
   );
-  return [...(snippet ? [`LCP element ${snippet.slice(0, 100)}`] : []), ...phases, ...tasks, ...lost];
+  // Which requests the console errors came from (third parties the closed network cannot reach, or ours).
+  const consoleErrors = (
+    (
+      lhr.audits['errors-in-console']?.details as {
+        items?: Array<{ source?: string; description?: string; url?: string; sourceLocation?: { url?: string } }>;
+      }
+    )?.items ?? []
+  ).map(
+    (item) =>
+      `console error (${item.source ?? '?'}): ${String(item.description ?? '').slice(0, 80)} ${item.sourceLocation?.url ?? item.url ?? ''}`,
+  );
+  return [...(snippet ? [`LCP element ${snippet.slice(0, 100)}`] : []), ...phases, ...tasks, ...lost, ...consoleErrors];
 }
 
 const medianOf = <T>(runs: T[], pick: (r: T) => number) => median(runs.map(pick));

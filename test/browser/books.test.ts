@@ -291,6 +291,25 @@ describe('books page content', () => {
     expect(overflowing).toBeGreaterThan(0);
   });
 
+  it('lays out on a phone only the books near the screen, and asks for covers at low priority', async () => {
+    const { page } = await openBooks(375, 'fail');
+    // Skipped content (content-visibility: auto, far from the screen) is not visible to this check.
+    const shown = (index: number) =>
+      page
+        .locator('.book-card__link')
+        .nth(index)
+        .evaluate((el) => el.checkVisibility({ contentVisibilityAuto: true }));
+    expect(await shown(0)).toBe(true);
+    expect(await shown(books.length - 1)).toBe(false);
+    await page.locator('.book-card__link').last().scrollIntoViewIfNeeded();
+    await expect.poll(() => shown(books.length - 1)).toBe(true);
+    // Covers never take the network from the page's own text and code (issue 12).
+    const priorities = await page.$$eval('.book-card__image', (els) =>
+      els.map((el) => el.getAttribute('fetchpriority')),
+    );
+    expect(priorities).toEqual(books.map(() => 'low'));
+  });
+
   it('keeps covers that load, including lazy ones below the fold (no false fallback on mount)', async () => {
     const { page, problems } = await openBooks(1440, 'load');
     await waitForHydration(page);

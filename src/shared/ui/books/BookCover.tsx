@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { afterCoverError, coverSrc, failedBeforeListening, type CoverState } from './cover-fallback.ts';
 
 /**
- * A lazy-loaded cover in a 3:4 box (the box is reserved in CSS). The first
+ * A lazy-loaded, low-priority cover in a 3:4 box (the box is reserved in CSS). The first
  * render is the same on server and client; the fallback only changes state
  * after mount. Decorative: the card's title names the link.
  */
@@ -28,6 +28,9 @@ export function BookCover({ url }: { url: string }) {
       width={300}
       height={400}
       loading="lazy"
+      // Low: a cover in the first screen must not take the network from the page's own text,
+      // code and the other covers' neighbours; Chromium otherwise raises in-view images to high.
+      fetchPriority="low"
       decoding="async"
       data-cover={state}
       onError={(event) => {
