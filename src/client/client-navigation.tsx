@@ -7,8 +7,9 @@
  * loaded waits for it; if its chunk cannot load, the link does a full page load instead.
  */
 import { startTransition, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { loadedPage, pageAtCanonicalPath, preloadPage } from '../shared/page-modules.ts';
-import type { PageId } from '../shared/pages.ts';
+import { loadedPage, preloadPage } from '../shared/page-modules.ts';
+import { pageAtPath, type PageId } from '../shared/pages.ts';
+import { whenIdle } from '../shared/ui/schedule.ts';
 import { NavigationContext, type Navigation, type NavigationLocation } from '../shared/ui/navigation.tsx';
 import type { RouterBridge, RouterHandle } from './router.tsx';
 
@@ -16,10 +17,6 @@ interface Current {
   location: NavigationLocation;
   page: PageId;
 }
-
-// Safari has no requestIdleCallback.
-const whenIdle = (run: () => void) =>
-  typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: 2_000 }) : setTimeout(run, 200);
 
 const sameLocation = (a: NavigationLocation, b: NavigationLocation) =>
   a.pathname === b.pathname && a.search === b.search && a.hash === b.hash;
@@ -64,7 +61,7 @@ export function ClientNavigation({ page, children }: { page: PageId; children: R
   const prefetch = useCallback(
     (pathname: string) => {
       loadRouter();
-      const id = pageAtCanonicalPath(pathname);
+      const id = pageAtPath(pathname)?.id;
       if (id) void preloadPage(id);
       else
         void router.current?.promise.then(

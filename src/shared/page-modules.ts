@@ -5,7 +5,7 @@
  * here: a first load needs none (decision 043).
  */
 import type { ComponentType } from 'react';
-import { pages, type PageId } from './pages.ts';
+import type { PageId } from './pages.ts';
 
 type PageModule = () => Promise<ComponentType>;
 
@@ -41,16 +41,4 @@ export function preloadPage(id: PageId): Promise<ComponentType> {
 /** A page's component if its module has loaded, else undefined. */
 export function loadedPage(id: PageId): ComponentType | undefined {
   return loaded.get(id);
-}
-
-const pageIdsByPath: ReadonlyMap<string, PageId> = new Map(
-  pages.filter((p) => p.id !== 'notFound').map((p) => [p.path, p.id]),
-);
-
-/**
- * The page at a page's canonical path (every in-site link names one), without the router's
- * matching; undefined for any other path (the router's matchPage() decides those).
- */
-export function pageAtCanonicalPath(pathname: string): PageId | undefined {
-  return pageIdsByPath.get(pathname);
 }

@@ -111,3 +111,15 @@ export function pageById(id: PageId): PageEntry {
   if (!page) throw new Error(`unknown page ${id}`);
   return page;
 }
+
+const pagesByPath: ReadonlyMap<string, PageEntry> = new Map(
+  pages.filter((p) => p.id !== 'notFound').map((p) => [p.path, p]),
+);
+
+/**
+ * The page at exactly its canonical path (every in-site link names one), with no pattern matching;
+ * undefined for any other path (react-router's matchPage() in routes.tsx decides those).
+ */
+export function pageAtPath(pathname: string): PageEntry | undefined {
+  return pagesByPath.get(pathname);
+}

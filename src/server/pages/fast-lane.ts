@@ -9,7 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestLog } from '../request-log.ts';
 import { sendPage, type PageCache } from './page-cache.ts';
-import { pagesByPath } from './page-path.ts';
+import { pageAtPath } from '../../shared/pages.ts';
 
 export type FastLane = (req: IncomingMessage, res: ServerResponse) => boolean;
 
@@ -20,7 +20,7 @@ export function createFastLane(cache: PageCache, requestLog: RequestLog): FastLa
     // Origin form only ("/path?query"); an absolute-form target takes the full chain.
     if (url.charCodeAt(0) !== 0x2f) return false;
     const q = url.indexOf('?');
-    const page = pagesByPath.get(q < 0 ? url : url.slice(0, q));
+    const page = pageAtPath(q < 0 ? url : url.slice(0, q));
     if (!page) return false;
     const cached = cache.get(page.id);
     if (!cached) return false;

@@ -4,7 +4,7 @@
  * percent-encoded letters: `/RADIO`, `/radio/`, `/ra%64io`); those are redirected to the
  * canonical path, so a page is only ever rendered, cached and indexed at one address.
  */
-import { pageById, pages, type PageEntry } from '../../shared/pages.ts';
+import { pageAtPath, pageById, type PageEntry } from '../../shared/pages.ts';
 import { matchPage } from '../../shared/routes.tsx';
 
 export type PathMatch =
@@ -14,11 +14,6 @@ export type PathMatch =
   | { kind: 'variant'; page: PageEntry }
   /** No page: the not-found page, with status 404. */
   | { kind: 'notFound'; page: PageEntry };
-
-/** Pages by canonical path (the not-found page has none). */
-export const pagesByPath: ReadonlyMap<string, PageEntry> = new Map(
-  pages.filter((p) => p.id !== 'notFound').map((p) => [p.path, p]),
-);
 
 /**
  * matchPage() behind a small memo (react-router compiles every route pattern on each call). A
@@ -30,7 +25,7 @@ export function createPathMatcher(): (pathname: string) => PathMatch {
   return (pathname) => {
     let match = memo.get(pathname);
     if (match) return match;
-    const exact = pagesByPath.get(pathname);
+    const exact = pageAtPath(pathname);
     if (exact) match = { kind: 'page', page: exact };
     else {
       const page = decodable(pathname) ? matchPage(pathname) : notFound.page;

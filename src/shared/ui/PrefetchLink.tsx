@@ -9,28 +9,8 @@
  */
 import { useEffect, useRef, type AnchorHTMLAttributes, type MouseEvent } from 'react';
 import { useNavigation } from './navigation.tsx';
-
-// Safari has no requestIdleCallback.
-const whenIdle = (run: () => void) =>
-  typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: 2_000 }) : setTimeout(run, 200);
-
-let viewportObserver: IntersectionObserver | undefined;
-const onVisible = new WeakMap<Element, () => void>();
-
-/** Calls `run` once, at idle, after the element first enters the viewport. Returns the unsubscribe. */
-function onceVisible(element: Element, run: () => void): () => void {
-  viewportObserver ??= new IntersectionObserver((entries) => {
-    for (const entry of entries) {
-      if (!entry.isIntersecting) continue;
-      viewportObserver?.unobserve(entry.target);
-      const callback = onVisible.get(entry.target);
-      if (callback) whenIdle(callback);
-    }
-  });
-  onVisible.set(element, run);
-  viewportObserver.observe(element);
-  return () => viewportObserver?.unobserve(element);
-}
+import { whenIdle } from './schedule.ts';
+import { onceNearViewport } from './use-near-viewport.ts';
 
 /**
  * A click the page handles itself, as react-router's <Link> decides: the primary button, no
@@ -58,7 +38,8 @@ export function PrefetchLink({ to, onClick, onPointerEnter, onTouchStart, onFocu
   useEffect(() => {
     const element = ref.current;
     if (!element || typeof IntersectionObserver === 'undefined') return;
-    return onceVisible(element, () => prefetch(pathname));
+    // At idle, once the link has come into view.
+    return onceNearViewport(element, '0px', () => whenIdle(() => prefetch(pathname)));
   }, [prefetch, pathname]);
   return (
     <a

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { afterNextPaint } from '../after-paint.ts';
+import { afterNextPaint } from '../schedule.ts';
 import { useSite } from '../app-context.tsx';
 
 /**

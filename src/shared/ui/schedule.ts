@@ -1,3 +1,5 @@
+/** When deferred browser work runs: after the next paint, or at an idle moment. Browser-only. */
+
 /**
  * Runs `run` in a task after the browser's next frame, so work that the reader does not see at
  * once (third-party scripts) never holds up the paint of a page it is on. Returns the cancel.
@@ -11,4 +13,10 @@ export function afterNextPaint(run: () => void): () => void {
     cancelAnimationFrame(frame);
     if (timer !== undefined) clearTimeout(timer);
   };
+}
+
+/** Runs `run` when the main thread is idle, within 2 s at the latest (Safari has no requestIdleCallback). */
+export function whenIdle(run: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 2_000 });
+  else setTimeout(run, 200);
 }
