@@ -3,7 +3,8 @@
  *
  * wrk, 64 connections, `Accept-Encoding: gzip, br`, alternating targets in rounds (in this order,
  * so the app and its peers are measured back to back):
- *   app            the home page from the app (page fast lane, pre-compressed, request log on)
+ *   app            the home page from the app (page fast lane, pre-compressed, request log on, to a
+ *                  socket as under systemd or Docker, read by a `cat` on wrk's CPU into a file)
  *   nginx static   the same bytes from nginx with gzip_static (the app's own .gz bytes; no access log)
  *   node bare      a bare Node `http` server sending the app's brotli bytes and headers, nothing
  *                  else (scripts/perf/bare-node.ts, same Node flags as `npm start`): Node's ceiling
@@ -126,13 +127,17 @@ async function main(): Promise<number> {
   const servers: AppProcess[] = [];
   let nginx: NginxProcess | undefined;
   try {
-    /** A server pinned where the servers run, logging to a file in the run's folder. */
+    /**
+     * A server pinned where the servers run. Its log goes, as in production, to a socket whose reader
+     * (a `cat` on wrk's CPU, standing in for journald or Docker) appends it to a file in the run's folder.
+     */
     const start = async (name: string, env: Record<string, string> = {}, args?: string[]) => {
       const server = await startApp(env, {
         name,
         logFile: join(dir, `${name.replaceAll(' ', '-')}.log`),
         ...(args && { args }),
         ...(SERVER_CPU !== undefined && { cpu: SERVER_CPU }),
+        ...(CLIENT_CPU !== undefined && { logReaderCpu: CLIENT_CPU }),
       });
       servers.push(server);
       return server;

@@ -2,7 +2,7 @@
  * The built server (dist/server/main.js) as its own process on 127.0.0.1, exactly as `npm start`
  * runs it: for the integration tests, the load suite and the benchmarks. Optionally pinned to one
  * CPU (benchmarks), its JSON log kept in memory (tests) or written to a file (under load a pipe read
- * into memory would grow with every request).
+ * into memory would grow with every request), straight or through a pipe as in production.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
@@ -38,6 +38,12 @@ export interface AppProcessOptions {
   name?: string;
   /** Append the server's stdout and stderr to this file instead of keeping them in memory. */
   logFile?: string;
+  /**
+   * With logFile: the server writes to a socket pair, as under systemd (journald) or Docker, and a
+   * `cat` pinned to this CPU appends it to the file. Straight to a file, every 16 KiB of log is an
+   * ext4 append on the server's own CPU, which no deployment of ours has (benchmarks).
+   */
+  logReaderCpu?: number;
   /** Pin the server to this CPU with taskset (benchmarks). */
   cpu?: number;
   /** Node's arguments (flags and the entry); default: as `npm start` runs it. */
@@ -96,9 +102,18 @@ export async function startApp(env: Record<string, string> = {}, options: AppPro
 
   const memory: string[] = [];
   let child: ChildProcess;
+  let reader: ChildProcess | undefined;
   if (options.logFile) {
     const fd = openSync(options.logFile, 'a');
-    child = spawn(command!, args, { env: fullEnv, stdio: ['ignore', fd, fd] });
+    if (options.logReaderCpu !== undefined) {
+      const [cat, ...catArgs] = TASKSET ? [TASKSET, '-c', String(options.logReaderCpu), 'cat'] : ['cat'];
+      reader = spawn(cat!, catArgs, { stdio: ['pipe', fd, fd] });
+      child = spawn(command!, args, { env: fullEnv, stdio: ['ignore', reader.stdin!, reader.stdin!] });
+      // The server now holds the only write end: cat sees the end of its input when the server exits.
+      reader.stdin!.destroy();
+    } else {
+      child = spawn(command!, args, { env: fullEnv, stdio: ['ignore', fd, fd] });
+    }
     closeSync(fd);
   } else {
     child = spawn(command!, args, { env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -109,6 +124,9 @@ export async function startApp(env: Record<string, string> = {}, options: AppPro
   const logFile = options.logFile;
   const lines = (): string[] => (logFile ? readFileSync(logFile, 'utf8').split('\n').filter(Boolean) : memory);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const readerDone = new Promise<void>((resolve) =>
+    !reader || reader.exitCode !== null ? resolve() : reader.once('exit', () => resolve()),
+  );
   const alive = () => child.exitCode === null && child.signalCode === null;
   const url = `http://127.0.0.1:${port}`;
 
@@ -149,6 +167,7 @@ export async function startApp(env: Record<string, string> = {}, options: AppPro
       const force = setTimeout(() => child.kill('SIGKILL'), KILL_AFTER_MS);
       const code = await exited;
       clearTimeout(force);
+      await readerDone;
       return code;
     },
   };
