@@ -24,4 +24,4 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
 # Node runs as PID 1 and handles SIGTERM itself (graceful shutdown within 10 s). The command is
 # package.json's "start" (a test keeps them equal): a small V8 young generation, see
 # docs/decisions/020-stream-memory.md.
-CMD ["node", "--max-semi-space-size=1", "dist/server/main.js"]
+CMD ["node", "--max-semi-space-size=1", "--no-parallel-scavenge", "dist/server/main.js"]
