@@ -18,7 +18,8 @@ import { freePort, startApp } from '../test/support/app-process.ts';
 import { pages } from '../src/shared/pages.ts';
 import type { Manifest } from '../src/server/manifest.ts';
 import { CLIENT_OUT, DIST, firstLoadWeights } from './bundle.ts';
-import { launchChromium, median, runOnce, type Lhr } from '../test/support/lighthouse.ts';
+import { launchChromium, runOnce, type Lhr } from '../test/support/lighthouse.ts';
+import { median } from '../test/support/stats.ts';
 
 const { values: args } = parseArgs({
   options: {

@@ -38,6 +38,7 @@ import {
   TASKSET,
 } from '../test/support/app-process.ts';
 import { untilCached } from '../test/support/http.ts';
+import { median } from '../test/support/stats.ts';
 import { requireWrk, runWrk, table, type WrkResult } from './perf/wrk.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -276,13 +277,8 @@ async function main(): Promise<number> {
 
     const appRun = best('app');
     const ratio = (name: string) => appRun.rps / best(name).rps;
-    const sameRound = runs.get('app')!.map((r, i) => r.rps / runs.get('nginx static')![i]!.rps);
-    const median = (xs: number[]) => {
-      const sorted = [...xs].sort((a, b) => a - b);
-      const mid = sorted.length >> 1;
-      return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-    };
     const appRounds = runs.get('app')!;
+    const sameRound = appRounds.map((r, i) => r.rps / runs.get('nginx static')![i]!.rps);
     console.log(
       `\napp / nginx static in the same round: median ${fixed(median(sameRound), 3)} (${sameRound.map((r) => fixed(r, 2)).join(', ')}); ` +
         `app p99 per round: ${appRounds.map((r) => fixed(r.p99Ms, 2)).join(', ')} ms, ` +

@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { TASKSET } from '../../test/support/app-process.ts';
+import { onCpu } from '../../test/support/app-process.ts';
 
 export const WRK_BIN = ['/usr/bin/wrk', '/usr/local/bin/wrk'].find((p) => existsSync(p)) ?? null;
 
@@ -53,8 +53,7 @@ export function runWrk(options: WrkOptions): Promise<WrkResult> {
     ...(options.script ? ['-s', options.script] : []),
     options.url,
   ];
-  const [command, ...rest] =
-    options.cpu !== undefined && TASKSET ? [TASKSET, '-c', String(options.cpu), wrk, ...args] : [wrk, ...args];
+  const [command, ...rest] = onCpu(options.cpu, [wrk, ...args]);
   return new Promise((resolve, reject) => {
     const child = spawn(command!, rest, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

@@ -2,7 +2,7 @@
  * The built server (dist/server/main.js) as its own process on 127.0.0.1, exactly as `npm start`
  * runs it: for the integration tests, the load suite and the benchmarks. Optionally pinned to one
  * CPU (benchmarks), its JSON log kept in memory (tests) or written to a file (under load a pipe read
- * into memory would grow with every request), straight or through a pipe as in production.
+ * into memory would grow with every request), straight or through a socket as in production.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
@@ -10,6 +10,11 @@ import { createServer } from 'node:net';
 
 export const SERVER_ENTRY = 'dist/server/main.js';
 export const TASKSET = existsSync('/usr/bin/taskset') ? '/usr/bin/taskset' : null;
+
+/** `argv` run on one CPU through taskset (which execs it: the pid is the program's), or as is. */
+export function onCpu(cpu: number | undefined, argv: string[]): string[] {
+  return cpu !== undefined && TASKSET ? [TASKSET, '-c', String(cpu), ...argv] : argv;
+}
 /** Only stops a hung start: the server is healthy in well under a second on an idle machine. */
 const HEALTHY_WITHIN_MS = 60_000;
 /** After SIGTERM the server exits by itself within its shutdown timeout (8 s) plus 1 s; then SIGKILL. */
@@ -96,9 +101,7 @@ export async function startApp(env: Record<string, string> = {}, options: AppPro
     PORT: String(port),
   };
   const node = [process.execPath, ...(options.args ?? shippedServerArgs())];
-  // taskset execs node: the child's pid is the server's.
-  const [command, ...args] =
-    options.cpu !== undefined && TASKSET ? [TASKSET, '-c', String(options.cpu), ...node] : node;
+  const [command, ...args] = onCpu(options.cpu, node);
 
   const memory: string[] = [];
   let child: ChildProcess;
@@ -106,7 +109,7 @@ export async function startApp(env: Record<string, string> = {}, options: AppPro
   if (options.logFile) {
     const fd = openSync(options.logFile, 'a');
     if (options.logReaderCpu !== undefined) {
-      const [cat, ...catArgs] = TASKSET ? [TASKSET, '-c', String(options.logReaderCpu), 'cat'] : ['cat'];
+      const [cat, ...catArgs] = onCpu(options.logReaderCpu, ['cat']);
       reader = spawn(cat!, catArgs, { stdio: ['pipe', fd, fd] });
       child = spawn(command!, args, { env: fullEnv, stdio: ['ignore', reader.stdin!, reader.stdin!] });
       // The server now holds the only write end: cat sees the end of its input when the server exits.

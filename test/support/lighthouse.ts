@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lighthouse from 'lighthouse';
 import { CHROMIUM_BASE_FLAGS, CHROMIUM_PATH } from './chromium.ts';
+import { median } from './stats.ts';
 
 export { CHROMIUM_PATH };
 
@@ -123,13 +124,6 @@ export interface PageResult {
   /** Elements that moved, from any run with a layout shift (CLS must be 0). */
   layoutShifts: string[];
   warnings: string[];
-}
-
-export function median(values: number[]): number {
-  if (values.length === 0) throw new Error('median of nothing');
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /** The median of each figure on its own (robust to one noisy run). */

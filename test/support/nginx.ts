@@ -11,7 +11,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './app-process.ts';
+import { freePort, onCpu } from './app-process.ts';
 
 export const NGINX_BIN =
   ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx'].find((p) => existsSync(p)) ?? null;
@@ -233,12 +233,8 @@ async function launch(dir: string, site: string, ports: number[], options: Launc
   const conf = join(dir, 'nginx.conf');
   writeFileSync(conf, mainConfig(dir, site, options));
   const args = ['-p', dir, '-c', conf, '-e', join(dir, 'error.log')];
-  const child =
-    options.cpu !== undefined && existsSync('/usr/bin/taskset')
-      ? spawn('/usr/bin/taskset', ['-c', String(options.cpu), NGINX_BIN!, ...args], {
-          stdio: ['ignore', 'pipe', 'pipe'],
-        })
-      : spawn(NGINX_BIN!, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const [command, ...rest] = onCpu(options.cpu, [NGINX_BIN!, ...args]);
+  const child = spawn(command!, rest, { stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   const collect = (chunk: Buffer) => output.push(...chunk.toString().split('\n').filter(Boolean));
   child.stdout?.on('data', collect);
