@@ -1,15 +1,15 @@
 # syntax=docker/dockerfile:1
 # Multi-stage: build with all dependencies, run with production ones only, as a non-root user.
 
-FROM node:24-bookworm-slim AS build
+FROM node:26-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# The image already has Node 24: skip the `node` dev package's download of its own binary.
+# The image already has Node 26: skip the `node` dev package's download of its own binary.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
 RUN node scripts/build.ts && npm prune --omit=dev --ignore-scripts
 
-FROM node:24-bookworm-slim AS runtime
+FROM node:26-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000
