@@ -139,3 +139,43 @@ describe('the page fast lane and the full chain', () => {
     expect(res.status).toBe(599);
   });
 });
+
+describe('the page fast lane and the full chain before midnight', () => {
+  it('send the same shortened Cache-Control as Chicago midnight nears, for 200 and 304', async () => {
+    // 11 p.m. in Chicago when the page is rendered and cached, 23:59:00 when it is asked for again.
+    let now = new Date('2026-11-26T05:00:00Z');
+    const app = createApp(testConfig(), { now: () => now });
+    const fast = await listen((req, res) => {
+      if (app.fastLane(req, res)) return;
+      res.statusCode = 599;
+      res.end('the fast lane passed this request on');
+    });
+    const full = await listen(app.express);
+    try {
+      let first = await rawGet(portOf(full), '/about', { 'User-Agent': BROWSER_UA });
+      for (let i = 0; !first.header('etag'); i++) {
+        if (i > 100) throw new Error('/about never cached');
+        await new Promise((r) => setTimeout(r, 10));
+        first = await rawGet(portOf(full), '/about', { 'User-Agent': BROWSER_UA });
+      }
+      expect(first.header('cache-control')).toBe(
+        'public, max-age=0, s-maxage=60, stale-while-revalidate=60, stale-if-error=86400',
+      );
+      now = new Date('2026-11-26T05:59:00Z');
+      const late = 'public, max-age=0, s-maxage=59, stale-while-revalidate=0, stale-if-error=86400';
+      for (const headers of [{ 'Accept-Encoding': 'br' }, { 'If-None-Match': first.header('etag')! }]) {
+        const a = await rawGet(portOf(fast), '/about', headers);
+        const b = await rawGet(portOf(full), '/about', headers);
+        expect(a.status).not.toBe(599);
+        expect(a.header('cache-control')).toBe(late);
+        expect(comparableHeaders(a)).toEqual(comparableHeaders(b));
+      }
+    } finally {
+      for (const server of [fast, full]) await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+function comparableHeaders(res: RawResponse) {
+  return { status: res.status, headers: res.headerLines.filter((l) => !/^date:/i.test(l)) };
+}

@@ -58,7 +58,18 @@ describe('security headers', () => {
     expect(res.headers['x-powered-by']).toBeUndefined();
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
-    expect(res.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+    expect(res.headers['cache-control']).toMatch(
+      /^public, max-age=0, s-maxage=\d+, stale-while-revalidate=\d+, stale-if-error=86400$/,
+    );
+  });
+
+  it('keeps the not-found page out of shared caches, first render and cached alike', async () => {
+    const app = testApp();
+    for (let i = 0; i < 3; i++) {
+      const res = await request(app).get('/no-such-page').set('User-Agent', BROWSER_UA);
+      expect(res.status).toBe(404);
+      expect(res.headers['cache-control']).toBe('no-store');
+    }
   });
 
   it('GET /healthz says ok and is not cached', async () => {

@@ -17,6 +17,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { createFastLane, type FastLane } from './pages/fast-lane.ts';
 import { chicagoDay, PageCache } from './pages/page-cache.ts';
 import { createPageRoute } from './pages/page-route.ts';
+import { pageCacheControlClock } from './pages/shared-cache.ts';
 import { seoRoutes } from './pages/seo.ts';
 import { sendServerError } from './pages/server-error.ts';
 import { createRequestLog, cut } from './request-log.ts';
@@ -68,7 +69,9 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     : (req: IncomingMessage) => req.socket.remoteAddress;
   const requestLog = createRequestLog(logger, clientIp);
   const security = securityHeaders(config.site);
-  const today = chicagoDay(options.now ?? (() => new Date()));
+  const now = options.now ?? (() => new Date());
+  const today = chicagoDay(now);
+  const cacheControl = pageCacheControlClock(config.sharedCache, now);
   const cache = config.pageCache ? new PageCache(today) : undefined;
 
   // Health checks stay out of the request log and need no headers beyond the basics.
@@ -100,6 +103,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       renderTimeoutMs: config.timeouts.renderMs,
       cache,
       today,
+      cacheControl,
       ...(options.appTree && { appTree: options.appTree }),
     }),
   );
@@ -124,7 +128,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   };
   app.use(onError);
 
-  const fastLane: FastLane = cache ? createFastLane(cache, requestLog) : () => false;
+  const fastLane: FastLane = cache ? createFastLane(cache, requestLog, cacheControl) : () => false;
   /** The stream, before Express (stream/index.ts says why), with the log line and headers the chain gives. */
   const streamLane = (req: IncomingMessage, res: ServerResponse): boolean => {
     if (!streams.isStreamRequest(req)) return false;

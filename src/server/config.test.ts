@@ -11,6 +11,7 @@ describe('loadConfig', () => {
     expect(config.trustProxy).toBe(false);
     expect(config.site.masthead).toBe(defaultSite.masthead);
     expect(config.site.url).toBe('http://localhost:3000');
+    expect(config.sharedCache).toEqual({ sMaxAge: 60, staleWhileRevalidate: 60, staleIfError: 86_400 });
   });
 
   it('reads site identity and trust settings', () => {
@@ -49,6 +50,9 @@ describe('loadConfig', () => {
     ['RENDER_TIMEOUT_MS', '0'],
     ['LOG_LEVEL', 'loud'],
     ['AD_SCRIPT_URL', 'javascript:alert(1)'],
+    ['PAGE_S_MAXAGE', '-1'],
+    ['PAGE_STALE_WHILE_REVALIDATE', '-30'],
+    ['PAGE_STALE_IF_ERROR', '1.5'],
   ])('rejects %s=%s naming the variable', (variable, value) => {
     let thrown: unknown;
     try {

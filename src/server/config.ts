@@ -8,6 +8,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { defaultSite, type ContactChannel, type ExternalLink, type SiteConfig } from '../shared/site.ts';
 import { ConfigError } from './config-error.ts';
+import type { SharedCacheSettings } from './pages/shared-cache.ts';
 import { httpUrl, wholeNumber as int } from './env-values.ts';
 import { checkStreamEnv, streamConfigFrom, streamEnv, type StreamConfig } from './stream/config.ts';
 
@@ -21,6 +22,8 @@ export interface Config {
   /** dist/ of the build: client/ holds public files, manifest.json the asset map. */
   distDir: string;
   pageCache: boolean;
+  /** What pages tell shared caches (nginx, a CDN), in seconds: pages/shared-cache.ts. */
+  sharedCache: SharedCacheSettings;
   timeouts: {
     /** A page render that takes longer is aborted. */
     renderMs: number;
@@ -99,6 +102,9 @@ const serverEnv = {
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   DIST_DIR: z.string().min(1).optional(),
   PAGE_CACHE: z.enum(['on', 'off']).optional(),
+  PAGE_S_MAXAGE: int(0, 86_400).default(60),
+  PAGE_STALE_WHILE_REVALIDATE: int(0, 86_400).default(60),
+  PAGE_STALE_IF_ERROR: int(0, 604_800).default(86_400),
   RENDER_TIMEOUT_MS: int(100, 60_000).optional(),
   REQUEST_TIMEOUT_MS: int(1_000, 300_000).optional(),
   HEADERS_TIMEOUT_MS: int(1_000, 120_000).optional(),
@@ -186,6 +192,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL ?? 'info',
     distDir: e.DIST_DIR ?? 'dist',
     pageCache: (e.PAGE_CACHE ?? 'on') === 'on',
+    sharedCache: {
+      sMaxAge: e.PAGE_S_MAXAGE,
+      staleWhileRevalidate: e.PAGE_STALE_WHILE_REVALIDATE,
+      staleIfError: e.PAGE_STALE_IF_ERROR,
+    },
     timeouts: {
       renderMs: e.RENDER_TIMEOUT_MS ?? 5_000,
       requestMs: e.REQUEST_TIMEOUT_MS ?? 30_000,

@@ -88,6 +88,8 @@ function acceptedEncodings(header: string): Map<string, number> {
 /** A representation with its answers' header lists worked out once, in the order they are sent. */
 export interface PreparedRepresentation extends Representation {
   status: number;
+  /** The Cache-Control in the lists below. */
+  cacheControl: string;
   /** Flat `[name, value, …]` lists for `res.writeHead`: one per body we hold, and the 304's. */
   answers: { identity: string[]; gzip?: string[]; br?: string[]; notModified: string[] };
 }
@@ -123,6 +125,7 @@ export function prepareRepresentation(
   return {
     ...rep,
     status: options.status ?? 200,
+    cacheControl: options.cacheControl,
     answers: {
       identity: withBody(rep.identity),
       ...(rep.gzip && { gzip: withBody(rep.gzip, 'gzip') }),
@@ -132,19 +135,35 @@ export function prepareRepresentation(
   };
 }
 
+/** A prepared header list with another Cache-Control value (a page's, in the minutes before midnight). */
+function withCacheControl(list: string[], cacheControl: string): string[] {
+  const copy = list.slice();
+  copy[copy.indexOf('Cache-Control') + 1] = cacheControl;
+  return copy;
+}
+
 /**
  * Answers a GET or HEAD: the negotiated encoding with its length, or 304 when the client's copy
  * is current (only a 200 is ever answered with 304). Never compressed again on the way out (see
  * app.ts). Headers set on the response before (the Express chain's security headers) stay first.
+ * `cacheControl`, when it differs from the prepared one, replaces it (a copy of the list).
  */
-export function sendRepresentation(req: IncomingMessage, res: ServerResponse, rep: PreparedRepresentation): void {
+export function sendRepresentation(
+  req: IncomingMessage,
+  res: ServerResponse,
+  rep: PreparedRepresentation,
+  cacheControl: string = rep.cacheControl,
+): void {
+  const fresh = cacheControl === rep.cacheControl;
   if (rep.status === 200 && noneMatch(req.headers['if-none-match'], rep.etag)) {
-    res.writeHead(304, rep.answers.notModified);
+    const list = rep.answers.notModified;
+    res.writeHead(304, fresh ? list : withCacheControl(list, cacheControl));
     res.end();
     return;
   }
   const coding = negotiateEncoding(req.headers['accept-encoding'], rep) ?? 'identity';
-  res.writeHead(rep.status, rep.answers[coding]!);
+  const list = rep.answers[coding]!;
+  res.writeHead(rep.status, fresh ? list : withCacheControl(list, cacheControl));
   if (req.method === 'HEAD') res.end();
   else res.end(rep[coding]);
 }

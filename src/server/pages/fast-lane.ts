@@ -13,7 +13,8 @@ import { pageAtPath } from '../../shared/pages.ts';
 
 export type FastLane = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-export function createFastLane(cache: PageCache, requestLog: RequestLog): FastLane {
+/** `cacheControl`: a page's Cache-Control now (pages/shared-cache.ts). */
+export function createFastLane(cache: PageCache, requestLog: RequestLog, cacheControl: () => string): FastLane {
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     const url = req.url ?? '';
@@ -25,7 +26,7 @@ export function createFastLane(cache: PageCache, requestLog: RequestLog): FastLa
     const cached = cache.get(page.id);
     if (!cached) return false;
     const startedAt = Date.now();
-    sendPage(req, res, cached);
+    sendPage(req, res, cached, cacheControl());
     requestLog.written(req, res, startedAt);
     return true;
   };

@@ -16,19 +16,24 @@ const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
 
 export const HTML_TYPE = 'text/html; charset=utf-8';
-export const HTML_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
 
 /** A page in memory (status 200, or 404 for the not-found page) with every answer's headers, security headers first. */
 export type CachedPage = PreparedRepresentation;
 
-export async function compressPage(status: number, html: Buffer, security: HeaderList): Promise<CachedPage> {
+/** `cacheControl`: a page's now, or the not-found page's (pages/shared-cache.ts). */
+export async function compressPage(
+  status: number,
+  html: Buffer,
+  security: HeaderList,
+  cacheControl: string,
+): Promise<CachedPage> {
   const [gzipped, brotlied] = await Promise.all([
     gz(html, { level: 9 }),
     brotli(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: html.length } }),
   ]);
   return prepareRepresentation(
     { etag: etagOf(html), identity: html, gzip: gzipped, br: brotlied },
-    { contentType: HTML_TYPE, cacheControl: HTML_CACHE_CONTROL, status },
+    { contentType: HTML_TYPE, cacheControl, status },
     security,
   );
 }
@@ -36,10 +41,11 @@ export async function compressPage(status: number, html: Buffer, security: Heade
 /**
  * A page from memory, with the same headers whichever lane sends it: the fast lane sets none
  * before, and in the Express chain the security headers set earlier are the same names, values
- * and order, which writeHead replaces with the page's list.
+ * and order, which writeHead replaces with the page's list. A page (200) says the Cache-Control
+ * of this second (`pageCacheControl`, shorter near midnight); the not-found page keeps its own.
  */
-export function sendPage(req: IncomingMessage, res: ServerResponse, page: CachedPage): void {
-  sendRepresentation(req, res, page);
+export function sendPage(req: IncomingMessage, res: ServerResponse, page: CachedPage, pageCacheControl: string): void {
+  sendRepresentation(req, res, page, page.status === 200 ? pageCacheControl : page.cacheControl);
 }
 
 /** Settles a render others may be waiting on: with its page (cached if still that day), or with nothing. */

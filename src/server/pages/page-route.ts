@@ -19,6 +19,7 @@ import type { HeaderList } from '../security.ts';
 import { compressPage, sendPage, type PageCache, type SettleRender } from './page-cache.ts';
 import { createPathMatcher, queryOf } from './page-path.ts';
 import { renderDocument } from './render.tsx';
+import { NOT_FOUND_CACHE_CONTROL } from './shared-cache.ts';
 
 export interface PageRouteOptions {
   manifest: Manifest;
@@ -33,6 +34,8 @@ export interface PageRouteOptions {
   cache: PageCache | undefined;
   /** Chicago's date now (the boot data's, and the cache's key). */
   today: () => string;
+  /** A page's Cache-Control now (pages/shared-cache.ts). */
+  cacheControl: () => string;
   /** Tests swap in an app tree that throws or hangs. */
   appTree?: (location: string) => ReactNode;
 }
@@ -73,7 +76,7 @@ export function createPageRoute(options: PageRouteOptions): RequestHandler {
     if (cache) {
       const cached = cache.get(page.id, day) ?? (await cache.inFlight(page.id, day));
       if (cached) {
-        if (!res.destroyed) sendPage(req, res, cached);
+        if (!res.destroyed) sendPage(req, res, cached, options.cacheControl());
         return;
       }
       settle = cache.begin(page.id, day);
@@ -85,9 +88,10 @@ export function createPageRoute(options: PageRouteOptions): RequestHandler {
       const boot: BootData = { page: page.id, site, today: day, assets: pageAssets(manifest, page.module), streamPort };
       // The not-found page renders at the path that chose it; every other page at its own path.
       const location = status === 404 ? req.path : page.path;
+      const cacheControl = status === 404 ? NOT_FOUND_CACHE_CONTROL : options.cacheControl();
       const html = await renderDocument(
         res,
-        { location, status, boot, styles: manifest.entry.styles, wholeDocument },
+        { location, status, boot, styles: manifest.entry.styles, wholeDocument, cacheControl },
         {
           logger,
           timeoutMs: options.renderTimeoutMs,
@@ -102,9 +106,9 @@ export function createPageRoute(options: PageRouteOptions): RequestHandler {
         logger.error({ page: page.id, location: cut(location) }, 'render did not produce its page: not cached');
       // With the cache off a streamed page was compressed on the fly; brotli at 11 would be wasted.
       if (!(cache && isPage) && !wholeDocument) return settle();
-      const done = await compressPage(status, html, options.security);
+      const done = await compressPage(status, html, options.security, cacheControl);
       settle(isPage ? done : undefined);
-      if (wholeDocument && !res.destroyed) sendPage(req, res, done);
+      if (wholeDocument && !res.destroyed) sendPage(req, res, done, options.cacheControl());
     } catch (error) {
       settle();
       next(error);

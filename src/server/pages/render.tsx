@@ -13,7 +13,7 @@ import { StaticNavigation } from '../../shared/ui/navigation.tsx';
 import { Site } from '../../shared/ui/Site.tsx';
 import type { Logger } from '../logger.ts';
 import { cut } from '../request-log.ts';
-import { HTML_CACHE_CONTROL, HTML_TYPE } from './page-cache.ts';
+import { HTML_TYPE } from './page-cache.ts';
 import { sendServerError } from './server-error.ts';
 
 export interface RenderJob {
@@ -25,6 +25,8 @@ export interface RenderJob {
   styles: string;
   /** The complete document at once (crawlers, HEAD) instead of streaming from shell-ready. */
   wholeDocument: boolean;
+  /** Sent with a streamed document (pages/shared-cache.ts). */
+  cacheControl: string;
 }
 
 export interface RenderOptions {
@@ -43,7 +45,7 @@ export function renderDocument(
   job: RenderJob,
   options: RenderOptions,
 ): Promise<Buffer | undefined> {
-  const { location, status, boot, styles, wholeDocument } = job;
+  const { location, status, boot, styles, wholeDocument, cacheControl } = job;
   const { logger } = options;
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -81,7 +83,7 @@ export function renderDocument(
           if (wholeDocument) return;
           res.statusCode = status;
           res.setHeader('Content-Type', HTML_TYPE);
-          res.setHeader('Cache-Control', HTML_CACHE_CONTROL);
+          res.setHeader('Cache-Control', cacheControl);
           res.setHeader('Vary', 'Accept-Encoding');
           pipe(sink);
         },

@@ -1,0 +1,79 @@
+/**
+ * What a page tells caches (RFC 9111, RFC 5861). Shared caches (nginx, a CDN) may serve it for
+ * `s-maxage` seconds, then a stale copy for `stale-while-revalidate` seconds while they fetch a
+ * fresh one, and a stale copy for `stale-if-error` seconds while the app fails. Browsers keep
+ * revalidating with the ETag (`max-age=0`). The page shows Chicago's date, so freshness and the
+ * revalidation window end at the next Chicago midnight at the latest; only `stale-if-error` may
+ * reach past it (yesterday's paper beats an error page while every app process is down).
+ * No `must-revalidate`: it would forbid shared caches the stale copies asked for above.
+ */
+import { NEWSROOM_TIME_ZONE } from '../../shared/date.ts';
+
+export interface SharedCacheSettings {
+  /** Seconds a shared cache may serve a page without asking the app. */
+  sMaxAge: number;
+  staleWhileRevalidate: number;
+  staleIfError: number;
+}
+
+/** The not-found page: shared caches must not store whatever URL a crawler or an attacker invents. */
+export const NOT_FOUND_CACHE_CONTROL = 'no-store';
+
+const HOUR_MS = 3_600_000;
+let parts: Intl.DateTimeFormat | undefined;
+
+/** Chicago's calendar day and hour at an instant. */
+function chicagoWallClock(at: number): { year: number; month: number; day: number; hour: number } {
+  parts ??= new Intl.DateTimeFormat('en-US', {
+    timeZone: NEWSROOM_TIME_ZONE,
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    hourCycle: 'h23',
+  });
+  const out = { year: 0, month: 0, day: 0, hour: 0 };
+  for (const p of parts.formatToParts(at)) if (p.type in out) out[p.type as keyof typeof out] = Number(p.value);
+  return out;
+}
+
+/**
+ * Whole seconds from `now` to the next midnight in Chicago, rounded down (0 to 90,000: a day has
+ * 23, 24 or 25 hours there), so an age of this many seconds never reaches past it. Chicago is UTC−6 or UTC−5, and its clocks change at 2 a.m., never at midnight, so
+ * the next midnight is the next day's 00:00 at one of those two offsets.
+ */
+export function secondsToChicagoMidnight(now: Date): number {
+  const t = now.getTime();
+  const today = chicagoWallClock(t);
+  const nextDayUtc = Date.UTC(today.year, today.month - 1, today.day + 1);
+  for (const offsetHours of [5, 6]) {
+    const midnight = nextDayUtc + offsetHours * HOUR_MS;
+    if (chicagoWallClock(midnight).hour === 0 && midnight > t) return Math.floor((midnight - t) / 1000);
+  }
+  throw new Error(`no Chicago midnight after ${now.toISOString()}`);
+}
+
+/** The Cache-Control of a page (status 200) sent `secondsToMidnight` before Chicago's next midnight. */
+export function pageCacheControl(settings: SharedCacheSettings, secondsToMidnight: number): string {
+  const sMaxAge = Math.min(settings.sMaxAge, secondsToMidnight);
+  const staleWhileRevalidate = Math.min(settings.staleWhileRevalidate, secondsToMidnight - sMaxAge);
+  return `public, max-age=0, s-maxage=${sMaxAge}, stale-while-revalidate=${staleWhileRevalidate}, stale-if-error=${settings.staleIfError}`;
+}
+
+/**
+ * The page Cache-Control now, worked out at most once a second (the fast lane asks on every
+ * request), for the last millisecond of that second so it holds for all of it.
+ */
+export function pageCacheControlClock(settings: SharedCacheSettings, now: () => Date): () => string {
+  let second = Number.NaN;
+  let value = '';
+  return () => {
+    const date = now();
+    const s = Math.floor(date.getTime() / 1000);
+    if (s !== second) {
+      second = s;
+      value = pageCacheControl(settings, secondsToChicagoMidnight(new Date(s * 1000 + 999)));
+    }
+    return value;
+  };
+}
