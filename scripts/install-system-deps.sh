@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Debian packages the tests use: Chromium (browser tests, Lighthouse), Icecast 2 + ezstream + lame + sox
-# (real stream upstream), nginx (deployment tests, benchmarks), wrk (load and benchmarks), Java (the W3C HTML
-# checker, vnu.jar from npm).
+# (real stream upstream), nginx + openssl + curl (deployment tests, benchmarks), wrk (load and benchmarks),
+# taskset (pinning in benchmarks), Java (the W3C HTML checker, vnu.jar from npm). A test that needs a missing
+# one fails naming its package (test/support/system-deps.ts); none is skipped.
 # Installs only what is missing; needs root or sudo.
 set -euo pipefail
 need=()
@@ -11,6 +12,8 @@ command -v ezstream >/dev/null || need+=(ezstream)
 command -v lame >/dev/null || need+=(lame)
 command -v sox >/dev/null || need+=(sox libsox-fmt-mp3)
 [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null || need+=(nginx)
+command -v openssl >/dev/null || need+=(openssl)
+command -v curl >/dev/null || need+=(curl)
 command -v wrk >/dev/null || need+=(wrk)
 command -v taskset >/dev/null || need+=(util-linux)
 command -v java >/dev/null || need+=(default-jre-headless)

@@ -11,10 +11,11 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pages } from '../src/shared/pages.ts';
+import { BROWSER_UA } from './support/http.ts';
+import { requireCommand } from './support/system-deps.ts';
 import { testApp } from './support/test-app.ts';
 
 const VNU_JAR = createRequire(import.meta.url).resolve('vnu-jar/build/dist/vnu.jar');
-const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36';
 const routes = pages.map((p) => (p.path === '*' ? '/no-such-page' : p.path));
 
 interface VnuMessage {
@@ -29,9 +30,10 @@ interface VnuMessage {
 
 /** Runs the checker on the files; its JSON report comes on stderr, with exit code 1 when it found errors. */
 function vnu(files: string[]): Promise<VnuMessage[]> {
+  const java = requireCommand('the W3C HTML checker', 'java', 'default-jre-headless');
   return new Promise((resolve, reject) => {
     execFile(
-      'java',
+      java,
       ['-jar', VNU_JAR, '--errors-only', '--format', 'json', ...files],
       { maxBuffer: 16 * 1024 * 1024 },
       (error, _stdout, stderr) => {

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { findFrameSync, frameHeaderAt, splitFrames } from '../../src/server/audio/mp3-frames.ts';
 import { DEMO_LOOP_FILE, DEMO_TITLE, startDemoStation } from '../../src/server/demo-station/station.ts';
 import { startApp, type AppProcess } from '../support/app-process.ts';
-import { fetchAll, type OpenStream, openStream, sleep } from './helpers.ts';
+import { fetchAll, type OpenStream, openStream } from './helpers.ts';
 
 const loop = readFileSync(DEMO_LOOP_FILE);
 const frames = splitFrames(loop);
@@ -19,15 +19,15 @@ const BURST_BYTES = 2 * bytesPerSecond;
 const SLACK = 0.1 * bytesPerSecond + 2 * Math.max(...frames.map((f) => f.length));
 
 /**
- * Listens for `seconds` past the burst, then checks the pace in the one direction a busy machine
- * cannot blur: a radio never gets ahead of real time (a file download would), so by any moment it
- * has sent at most the burst plus the audio time since the request. The measured rate is printed.
+ * Listens for `seconds` of audio past the burst, then checks the pace in the one direction a busy
+ * machine cannot blur: a radio never gets ahead of real time (a file download would), so by any
+ * moment it has sent at most the burst plus the audio time since the request. The measured rate is printed.
  */
 async function expectRealTimePace(stream: OpenStream, requestedAt: number, seconds: number): Promise<void> {
   await stream.waitForBytes(BURST_BYTES - SLACK);
   const a = stream.received();
   const t0 = performance.now();
-  await sleep(seconds * 1000);
+  await stream.waitForBytes(a + seconds * bytesPerSecond);
   const received = stream.received();
   const elapsed = (performance.now() - requestedAt) / 1000;
   console.log(`demo station: ${((received - a) / ((performance.now() - t0) / 1000) / 1000).toFixed(1)} kB/s`);

@@ -3,11 +3,12 @@ import {
   createServer as createHttpServer,
   request,
   type IncomingHttpHeaders,
+  type ServerOptions,
   type IncomingMessage,
   type Server,
   type ServerResponse,
 } from 'node:http';
-import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
+import { connect, createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from '../../src/server/app.ts';
@@ -15,10 +16,8 @@ import { loadConfig } from '../../src/server/config.ts';
 import { createLogger } from '../../src/server/logger.ts';
 import type { StreamConfig } from '../../src/server/stream/config.ts';
 import { createStreamService, type StreamService } from '../../src/server/stream/index.ts';
+import { until, WAIT_LIMIT_MS } from '../support/wait.ts';
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** Waits return as soon as their condition holds; this limit only stops a hung test on a busy machine. */
-export const WAIT_LIMIT_MS = 30_000;
 /** An idle timeout no test outlasts: with it, a listener's response can only end because something ended it. */
 export const NEVER_IDLE_MS = 10 * 60_000;
 
@@ -34,12 +33,13 @@ export async function startProxyApp(
   stream: Partial<StreamConfig>,
   env: Record<string, string> = {},
   logger: Logger = createLogger('silent'),
+  serverOptions: ServerOptions = {},
 ): Promise<ProxyApp> {
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', STREAM_UPSTREAM_HOST: '127.0.0.1', ...env });
   config.stream = { ...config.stream, ...stream };
   const streams = createStreamService(config.stream, logger);
   const app = createApp(config, { logger, streams });
-  const server = createHttpServer(app.handle).listen(0, '127.0.0.1');
+  const server = createHttpServer(serverOptions, app.handle).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {
@@ -183,6 +183,8 @@ export interface TcpProbe {
   port: number;
   /** Connections accepted so far. */
   readonly connections: number;
+  /** The client port of each connection accepted, in the order accepted. */
+  readonly peers: readonly number[];
   /** Sockets currently open. */
   readonly open: number;
   sockets: Set<Socket>;
@@ -192,9 +194,11 @@ export interface TcpProbe {
 /** A TCP server that accepts and never answers (a hung upstream), or counts connections. */
 export async function startSilentUpstream(): Promise<TcpProbe> {
   const sockets = new Set<Socket>();
+  const peers: number[] = [];
   let connections = 0;
   const server: TcpServer = createTcpServer((socket) => {
     connections += 1;
+    peers.push(socket.remotePort ?? 0);
     sockets.add(socket);
     socket.on('error', () => {});
     socket.on('close', () => sockets.delete(socket));
@@ -206,6 +210,7 @@ export async function startSilentUpstream(): Promise<TcpProbe> {
     get connections() {
       return connections;
     },
+    peers,
     get open() {
       return sockets.size;
     },
@@ -255,8 +260,19 @@ export async function startFakeUpstream(
   };
 }
 
-/** Resolves when check() holds, or after timeoutMs, a hang limit (the caller asserts). */
-export async function until(check: () => boolean, timeoutMs = WAIT_LIMIT_MS): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!check() && performance.now() < deadline) await sleep(20);
+/**
+ * How many connections `probe` accepted before one the test opens now: a positive signal that a
+ * connection the app would have opened earlier has arrived (a listening socket accepts in order).
+ */
+export async function connectionsBeforeOurs(probe: TcpProbe): Promise<number> {
+  const ours = connect(probe.port, '127.0.0.1');
+  ours.on('error', () => {});
+  try {
+    await new Promise<void>((resolve, reject) => ours.once('connect', resolve).once('error', reject));
+    const port = ours.localPort;
+    await until('our own connection to be accepted', () => probe.peers.includes(port ?? -1));
+    return probe.peers.indexOf(port ?? -1);
+  } finally {
+    ours.destroy();
+  }
 }

@@ -5,15 +5,16 @@
 import { connect, createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../support/app-process.ts';
+import { rawExchange, statusOf } from '../support/raw-http.ts';
+import { sleep, until } from '../support/wait.ts';
 import {
+  connectionsBeforeOurs,
   fetchAll,
   NEVER_IDLE_MS,
   openStream,
-  sleep,
   startFakeUpstream,
   startProxyApp,
   startSilentUpstream,
-  until,
   type FakeUpstream,
   type ProxyApp,
   type TcpProbe,
@@ -147,8 +148,7 @@ describe('upstream down or hanging', () => {
     expect(res.text).toBe('Stream upstream timed out');
     expect(res.headers['cache-control']).toBe('no-store');
     expect(hung.connections).toBe(1);
-    await until(() => hung.open === 0);
-    expect(hung.open).toBe(0);
+    await expect.poll(() => hung.open).toBe(0);
     expect(app.streams.activeListeners).toBe(0);
   });
 });
@@ -164,8 +164,8 @@ describe('upstream answers that are not audio', () => {
     expect(res.status).toBe(502);
     expect(res.headers.location).toBeUndefined();
     expect(res.text).toBe('Stream upstream error');
-    await sleep(200);
-    expect(elsewhere.connections).toBe(0);
+    // A proxy that followed the redirect would have connected before answering: before our own connection.
+    expect(await connectionsBeforeOurs(elsewhere)).toBe(0);
   });
 
   it('never echoes the upstream error text', async () => {
@@ -229,8 +229,8 @@ describe('what the upstream is asked', () => {
       headers: { 'Content-Length': '0', 'Transfer-Encoding': 'chunked' },
     });
     expect(withBody.status).toBe(400);
-    await sleep(200);
-    expect(probe.connections).toBe(0);
+    // An upstream socket opened for any of them would have been accepted before our own connection.
+    expect(await connectionsBeforeOurs(probe)).toBe(0);
   });
 });
 
@@ -260,17 +260,21 @@ describe('streaming', () => {
     frame.set([0xff, 0xfb, 0x90, 0x00]);
     const partial = Buffer.from([0x12, 0xff, 0x34, 0x56, 0x78, 0x9a]);
     const frames = Buffer.concat([frame, frame, frame, frame]);
+    let more: (() => void) | undefined;
     const upstream = await fake((_req, res) => {
       audioHeaders(res, 'audio/mpeg');
       res.write(partial);
       setTimeout(() => res.write(frames), 50); // the frame start may come in a later chunk
+      more = () => res.write(frame);
     });
     const app = await appFor(upstream.port);
     const stream = await openStream(`${app.url}${STREAM}`);
     await stream.waitForBytes(frames.length);
-    await sleep(100);
-    expect(stream.received()).toBe(frames.length);
-    expect(stream.body().equals(frames)).toBe(true);
+    // One frame more: once it is here, anything relayed before it (the partial frame) would be too.
+    more!();
+    await stream.waitForBytes(frames.length + frame.length);
+    expect(stream.received()).toBe(frames.length + frame.length);
+    expect(stream.body().equals(Buffer.concat([frames, frame]))).toBe(true);
     stream.destroy();
   });
 
@@ -335,14 +339,18 @@ describe('streaming', () => {
     });
     const app = await appFor(upstream.port);
     const stream = await openStream(`${app.url}${STREAM}`);
-    await until(() => send !== undefined);
-    for (let i = 1; i <= 3; i++) {
+    await until('the upstream request', () => send !== undefined);
+    const chunks = [1, 2, 3].map((i) => Buffer.alloc(100, i));
+    for (const [i, chunk] of chunks.entries()) {
       const t0 = performance.now();
-      send!(Buffer.alloc(100, i));
-      // A proxy that buffered would hold these 100 bytes until more came: none come until they arrive.
-      await stream.waitForBytes(100 * i);
-      console.log(`chunk ${i} relayed in ${(performance.now() - t0).toFixed(1)} ms`);
+      send!(chunk);
+      // A proxy that buffered would hold these 100 bytes until more came: none come until they arrive
+      // (waitForBytes fails after its 30 s hang limit).
+      await expect(stream.waitForBytes(100 * (i + 1))).resolves.toBeUndefined();
+      expect(stream.received()).toBe(100 * (i + 1));
+      console.log(`chunk ${i + 1} relayed in ${(performance.now() - t0).toFixed(1)} ms`);
     }
+    expect(stream.body().equals(Buffer.concat(chunks))).toBe(true);
     stream.destroy();
   });
 
@@ -360,7 +368,8 @@ describe('streaming', () => {
       await upstream.connected;
       upstream.send(Buffer.alloc(1000, 1));
       await stream.waitForBytes(1000);
-      await sleep(1_000); // a third of the idle timeout: the stream must survive
+      // The scenario itself, not a wait for something: the upstream pauses for a third of the idle timeout.
+      await sleep(1_000);
       const lastSent = performance.now();
       upstream.send(Buffer.alloc(1000, 2));
       await stream.waitForBytes(2000);
@@ -368,8 +377,7 @@ describe('streaming', () => {
       // rounding; a busy machine can only make the end later).
       const ended = await stream.ended;
       expect(ended - lastSent).toBeGreaterThanOrEqual(IDLE_MS - 100);
-      await until(() => upstream.open === 0);
-      expect(upstream.open).toBe(0);
+      await expect.poll(() => upstream.open).toBe(0);
       expect(app.streams.activeListeners).toBe(0);
     });
 
@@ -403,8 +411,7 @@ describe('streaming', () => {
     await stream.waitForBytes(1024);
     expect(upstream.open).toBe(1);
     stream.destroy();
-    await until(() => upstream.open === 0);
-    expect(upstream.open).toBe(0);
+    await expect.poll(() => upstream.open).toBe(0);
   });
 
   it('is not cut by the server request timeout', async () => {
@@ -414,15 +421,24 @@ describe('streaming', () => {
       const timer = setInterval(() => res.write(Buffer.alloc(2000, 1)), 100);
       res.on('close', () => clearInterval(timer));
     });
-    const app = await appFor(upstream.port);
-    app.server.requestTimeout = 1_000;
-    app.server.headersTimeout = 1_000;
+    // As the production server (lifecycle.ts): a request timeout, and a sweep that enforces it often.
+    const app = await startProxyApp({ upstreamPorts: { 8076: upstream.port } }, {}, undefined, {
+      requestTimeout: 1_000,
+      headersTimeout: 1_000,
+      connectionsCheckingInterval: 250,
+    });
+    cleanup.push(() => app.close());
     const stream = await openStream(`${app.url}${STREAM}`);
     let ended = false;
     void stream.ended.then(() => (ended = true));
-    // Well past the request timeout and the server's 1 s sweep that enforces it (a busy machine only
-    // makes the wait longer): the stream is still open and still flowing.
-    await sleep(3_000);
+    await stream.waitForBytes(1);
+    // The signal that the request timeout has passed and been enforced: a request whose headers never
+    // finish, opened after the stream, is answered 408 (a busy machine only makes this later).
+    const unfinished = await rawExchange(Number(new URL(app.url).port), ['GET / HTTP/1.1\r\nHost: x\r\n'], {
+      doneWhen: (text) => text.includes('\r\n\r\n'),
+    });
+    expect(statusOf(unfinished.text)).toBe(408);
+    // The stream is still open and still flowing.
     expect(ended).toBe(false);
     await stream.waitForBytes(stream.received() + 1);
     expect(ended).toBe(false);
@@ -451,9 +467,7 @@ describe('streaming', () => {
       sent += chunk.length;
     }, 5);
     cleanup.push(() => clearInterval(pump));
-    await until(() => app.streams.activeListeners === 0, 20_000);
-    expect(app.streams.activeListeners).toBe(0);
-    await until(() => upstream.open === 0, 2_000);
-    expect(upstream.open).toBe(0);
-  }, 30_000);
+    await expect.poll(() => app.streams.activeListeners).toBe(0);
+    await expect.poll(() => upstream.open).toBe(0);
+  });
 });

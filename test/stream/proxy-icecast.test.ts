@@ -2,22 +2,15 @@
  * /api/stream against a real Icecast 2 fed by ezstream (test/support/icecast.ts),
  * through the real Express app on a real socket.
  */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { request } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findFrameSync, frameHeaderAt, splitFrames } from '../../src/server/audio/mp3-frames.ts';
 import { startEzstream, startIcecast, type Ezstream, type Icecast } from '../support/icecast.ts';
 import { captureLogger } from '../support/test-app.ts';
-import {
-  fetchAll,
-  NEVER_IDLE_MS,
-  openStream,
-  sleep,
-  startProxyApp,
-  until,
-  type OpenStream,
-  type ProxyApp,
-} from './helpers.ts';
+import { until } from '../support/wait.ts';
+import { fetchAll, NEVER_IDLE_MS, openStream, startProxyApp, type OpenStream, type ProxyApp } from './helpers.ts';
 
 const BYTES_PER_SECOND = 128_000 / 8; // the test tone is 128 kbps CBR
 const STREAM = '/api/stream?port=8076';
@@ -79,7 +72,7 @@ describe('audio through the proxy', () => {
     await stream.waitForBytes(64 * 1024 + 2 * BYTES_PER_SECOND);
     const a = stream.received();
     const t0 = performance.now();
-    await sleep(2_000);
+    await stream.waitForBytes(a + 2 * BYTES_PER_SECOND);
     // A figure, not a check: the rate depends on how busy the machine is.
     console.log(`stream rate ${((stream.received() - a) / ((performance.now() - t0) / 1000) / 1000).toFixed(1)} kB/s`);
 
@@ -166,19 +159,31 @@ describe('audio through the proxy', () => {
   });
 
   it('hands both connections’ HTTP parsers back to Node once the audio flows', async () => {
-    const sockets: Socket[] = [];
-    const onConnection = (socket: Socket) => sockets.push(socket);
+    const listenerSide: Socket[] = [];
+    const upstreamSide: Socket[] = [];
+    const onConnection = (socket: Socket) => listenerSide.push(socket);
+    // Every TCP connection this process opens (public diagnostics channel): the app's to Icecast among them.
+    const onClientSocket = (message: unknown) => {
+      const { socket } = message as { socket: Socket };
+      socket.once('connect', () => socket.remotePort === ice.port && upstreamSide.push(socket));
+    };
     app.server.on('connection', onConnection);
+    subscribe('net.client.socket', onClientSocket);
     try {
       const stream = await listen(`${app.url}${STREAM}`);
       await stream.waitForBytes(16 * 1024);
-      expect(sockets).toHaveLength(1);
-      // Node keeps a 10 KiB parser per connection for its life unless it is handed back (relay.ts).
-      expect((sockets[0] as { parser?: unknown }).parser).toBeNull();
+      expect(listenerSide).toHaveLength(1);
+      expect(upstreamSide).toHaveLength(1);
+      // Node keeps a 10 KiB parser per connection for its life unless it is handed back (relay.ts);
+      // a connection that never had one (a raw socket) holds none either.
+      const parserOf = (socket: Socket) => (socket as { parser?: unknown }).parser ?? null;
+      expect(parserOf(listenerSide[0]!), 'the listener connection').toBeNull();
+      expect(parserOf(upstreamSide[0]!), 'the upstream connection').toBeNull();
       stream.destroy();
       expect(await ice.waitForListeners(0)).toBe(0);
     } finally {
       app.server.off('connection', onConnection);
+      unsubscribe('net.client.socket', onClientSocket);
     }
   });
 });
@@ -392,15 +397,18 @@ describe('listener caps', () => {
       expect(overProcessCap.headers['retry-after']).toMatch(/^\d+$/);
 
       expect(await ice.waitForListeners(3)).toBe(3);
-      await sleep(400); // Icecast's stats lag a little: no fourth listener shows up
-      expect(await ice.listeners()).toBe(3);
+      // Icecast's stats lag: one listener of our own, straight to Icecast, is counted after any the
+      // refused requests had opened, so the count then says whether they reached it.
+      const direct = await listen(`${ice.url}/stream`);
+      expect(direct.status).toBe(200);
+      expect(await ice.waitForListeners(4)).toBe(4);
 
       // A slot comes back when its listener leaves.
       a.destroy();
-      await until(() => capped.streams.activeListeners === 2);
+      await until('a slot to come back', () => capped.streams.activeListeners === 2);
       const again = await listen(`${capped.url}${STREAM}`, { localAddress: '127.0.0.3' });
       expect(again.status).toBe(200);
-      for (const s of [b, otherClient, again]) s.destroy();
+      for (const s of [b, otherClient, again, direct]) s.destroy();
       expect(await ice.waitForListeners(0)).toBe(0);
     } finally {
       await capped.close();
@@ -416,7 +424,11 @@ describe('what refusals write to the log', () => {
       const first = await listen(`${capped.url}${STREAM}`);
       expect(first.status).toBe(200);
       for (let i = 0; i < 5; i++) expect((await fetchAll(`${capped.url}${STREAM}`)).status).toBe(503);
-      await sleep(100);
+      // Lines are written as responses close: once a later request's line is in, theirs are too.
+      expect((await fetchAll(`${capped.url}/api/stream?port=1`)).status).toBe(400);
+      await until('the later request’s line', () =>
+        lines().some((l) => (l.req as { url?: string } | undefined)?.url === '/api/stream?port=1'),
+      );
       const refusals = lines().filter((l) => (l.res as { statusCode?: number } | undefined)?.statusCode === 503);
       expect(refusals).toHaveLength(5);
       for (const line of refusals) {

@@ -8,6 +8,7 @@ import { type IncomingHttpHeaders, request, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEzstream, startIcecast, type Ezstream, type Icecast } from '../support/icecast.ts';
 import { captureLogger } from '../support/test-app.ts';
+import { untilValue } from '../support/wait.ts';
 import { fetchAll, startProxyApp, type ProxyApp } from './helpers.ts';
 
 let ice: Icecast;
@@ -32,18 +33,14 @@ const withoutDate = ({ date: _, ...headers }: IncomingHttpHeaders) => headers;
 
 /** The request-log line of the last request to `url`, without what differs between any two. */
 async function logLineOf(url: string): Promise<Record<string, unknown>> {
-  for (let i = 0; i < 100; i++) {
-    const line = log
+  const line = await untilValue(`the log line for ${url}`, () =>
+    log
       .lines()
       .filter((l) => (l.req as { url?: string } | undefined)?.url === url)
-      .at(-1);
-    if (line) {
-      const { time: _t, responseTime: _r, req, ...rest } = line;
-      return { ...rest, req: { ...(req as object), url: '(url)' } };
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`no log line for ${url}`);
+      .at(-1),
+  );
+  const { time: _t, responseTime: _r, req, ...rest } = line;
+  return { ...rest, req: { ...(req as object), url: '(url)' } };
 }
 
 /** Opens a stream, reads its head and first audio bytes, and closes it; also the server's response object. */

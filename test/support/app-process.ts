@@ -7,13 +7,19 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { findCommand, requireCommand } from './system-deps.ts';
+import { sleep } from './wait.ts';
 
 export const SERVER_ENTRY = 'dist/server/main.js';
-export const TASKSET = existsSync('/usr/bin/taskset') ? '/usr/bin/taskset' : null;
+export const TASKSET = findCommand('taskset');
 
-/** `argv` run on one CPU through taskset (which execs it: the pid is the program's), or as is. */
+/**
+ * `argv` run on one CPU through taskset (which execs it: the pid is the program's), or as is when no
+ * CPU is asked for. A CPU asked for without taskset is an error, not a run that is silently unpinned.
+ */
 export function onCpu(cpu: number | undefined, argv: string[]): string[] {
-  return cpu !== undefined && TASKSET ? [TASKSET, '-c', String(cpu), ...argv] : argv;
+  if (cpu === undefined) return argv;
+  return [requireCommand('pinning to a CPU', 'taskset', 'util-linux'), '-c', String(cpu), ...argv];
 }
 /** Only stops a hung start: the server is healthy in well under a second on an idle machine. */
 const HEALTHY_WITHIN_MS = 60_000;
@@ -145,7 +151,7 @@ export async function startApp(env: Record<string, string> = {}, options: AppPro
       child.kill('SIGKILL');
       throw new Error(`${name} did not become healthy:\n${lines().slice(-40).join('\n')}`);
     }
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
   }
 
   return {

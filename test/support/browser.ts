@@ -1,12 +1,12 @@
 import { chromium, type Browser, type Page, type ConsoleMessage } from 'playwright-core';
-import { CHROMIUM_BASE_FLAGS, CHROMIUM_PATH } from './chromium.ts';
+import { CHROMIUM_BASE_FLAGS, CHROMIUM_PATH, requireChromium } from './chromium.ts';
 
 export { CHROMIUM_PATH };
 
 /** Debian's Chromium, headless, with the flags this closed-network machine needs. */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath: requireChromium(),
     args: [...CHROMIUM_BASE_FLAGS, '--autoplay-policy=no-user-gesture-required'],
   });
 }

@@ -14,24 +14,12 @@ import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './app-process.ts';
-
-const TOOLS = { icecast2: 'icecast2', ezstream: 'ezstream', lame: 'lame', sox: 'sox' } as const;
+import { requireCommands } from './system-deps.ts';
+import { untilValue, WAIT_LIMIT_MS } from './wait.ts';
 
 /** Throws naming the missing Debian packages, so a bare machine fails with a clear message. */
 export function requireStreamTools(): void {
-  const missing = Object.entries(TOOLS).filter(([bin]) => {
-    try {
-      execFileSync('sh', ['-c', `command -v ${bin}`], { stdio: 'ignore' });
-      return false;
-    } catch {
-      return true;
-    }
-  });
-  if (missing.length > 0) {
-    throw new Error(
-      `stream tests need Debian packages: ${missing.map(([, pkg]) => pkg).join(' ')} (apt-get install them)`,
-    );
-  }
+  requireCommands('the stream tests', { icecast2: 'icecast2', ezstream: 'ezstream', lame: 'lame', sox: 'sox' });
 }
 
 interface Managed {
@@ -66,31 +54,19 @@ async function terminate(proc: Managed, graceMs = 5_000): Promise<void> {
   clearTimeout(timer);
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** Waits (for a mount, a listener count, the server) only stop a hung test; they return as soon as the state is reached. */
-const WAIT_LIMIT_MS = 30_000;
 /** One status request; a busy machine answers in milliseconds. */
 const PROBE_LIMIT_MS = 10_000;
 
-async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined>,
-  timeoutMs: number,
-  logs?: string[],
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${logs ? `:\n${logs.join('\n')}` : ''}`);
-    await sleep(50);
-  }
+/** Polls `probe` (a failed probe counts as "not yet": the server may not be listening yet) until it gives a value. */
+function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, logs?: string[]): Promise<T> {
+  return untilValue(what, () => probe().catch(() => undefined), timeoutMs, logs && (() => logs.join('\n')));
 }
 
 /** A looping test tone as CBR MP3 (sox synthesises, lame encodes), cached per bitrate in the temp folder. */
 export function makeTestMp3(kbps = 128, seconds = 10): string {
   const file = join(tmpdir(), `icecast-test-tone-${kbps}k-${seconds}s.mp3`);
   if (existsSync(file)) return file;
+  requireStreamTools();
   const wav = `${file}.${process.pid}.wav`;
   const part = `${file}.${process.pid}.part`;
   execFileSync('sox', [

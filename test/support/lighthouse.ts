@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lighthouse from 'lighthouse';
-import { CHROMIUM_BASE_FLAGS, CHROMIUM_PATH } from './chromium.ts';
+import { CHROMIUM_BASE_FLAGS, CHROMIUM_PATH, requireChromium } from './chromium.ts';
 import { median } from './stats.ts';
 
 export { CHROMIUM_PATH };
@@ -58,9 +58,13 @@ export interface Chromium {
 /** Starts headless Chromium with a fresh profile and waits for its DevTools port. */
 export async function launchChromium(): Promise<Chromium> {
   const profile = mkdtempSync(join(tmpdir(), 'lighthouse-chromium-'));
-  const child: ChildProcess = spawn(CHROMIUM_PATH, [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, 'about:blank'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    requireChromium(),
+    [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, 'about:blank'],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     if (stderr.length < 20_000) stderr += chunk.toString();

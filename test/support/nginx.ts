@@ -12,9 +12,11 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, onCpu } from './app-process.ts';
+import { findCommand, requireCommands } from './system-deps.ts';
+import { sleep } from './wait.ts';
 
-export const NGINX_BIN =
-  ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx'].find((p) => existsSync(p)) ?? null;
+/** nginx on PATH or in an sbin folder (Debian puts it in /usr/sbin, outside a user's PATH). */
+export const NGINX_BIN = findCommand('nginx');
 export const DEPLOY_CONFIG = new URL('../../deploy/nginx.conf', import.meta.url).pathname;
 
 export interface SiteOptions {
@@ -221,7 +223,7 @@ export async function startNginxSite(options: StartNginxSiteOptions): Promise<Ng
 }
 
 function makeDir(): string {
-  if (!NGINX_BIN) throw new Error('nginx is not installed (Debian package "nginx")');
+  requireCommands('the nginx tests and benchmarks', { nginx: 'nginx', openssl: 'openssl' });
   const dir = mkdtempSync(join(tmpdir(), 'news-nginx-'));
   // Workers drop root for "nobody" and must reach their temp folders (and any served files).
   chmodSync(dir, 0o755);
@@ -261,7 +263,7 @@ async function launch(dir: string, site: string, ports: number[], options: Launc
         await stop();
         throw new Error(`nginx did not start:\n${why}`);
       }
-      await new Promise((r) => setTimeout(r, 50));
+      await sleep(50);
     }
   }
   const port = ports[0]!;
