@@ -8,6 +8,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../src/server/app.ts';
+import type { Lane } from '../src/server/front-door.ts';
 import { pages } from '../src/shared/pages.ts';
 import { rawGet, rawRequest, type RawResponse } from './support/raw-http.ts';
 import { captureLogger, testConfig } from './support/test-app.ts';
@@ -33,6 +34,23 @@ const listen = (handler: RequestListener) =>
   });
 const portOf = (server: Server) => (server.address() as AddressInfo).port;
 
+/** Two front doors over one app: the fast lane alone (599 when it passes a request on), and every lane but it. */
+function fastAndFull(app: App): { fast: RequestListener; full: RequestListener } {
+  const fastLane = app.lanes.find((lane) => lane.name === 'cached page')!;
+  const passedOn: Lane = {
+    name: 'rendered page',
+    handle(_req, res) {
+      res.statusCode = 599;
+      res.end('the fast lane passed this request on');
+      return true;
+    },
+  };
+  return {
+    fast: app.doorOver([fastLane, passedOn]),
+    full: app.doorOver(app.lanes.filter((lane) => lane !== fastLane)),
+  };
+}
+
 describe('the page fast lane and the full chain', () => {
   const log = captureLogger();
   let app: App;
@@ -41,12 +59,9 @@ describe('the page fast lane and the full chain', () => {
 
   beforeAll(async () => {
     app = createApp(testConfig({ TRUST_PROXY: 'loopback' }), { logger: log.logger });
-    fast = await listen((req, res) => {
-      if (app.fastLane(req, res)) return;
-      res.statusCode = 599;
-      res.end('the fast lane passed this request on');
-    });
-    full = await listen(app.express);
+    const doors = fastAndFull(app);
+    fast = await listen(doors.fast);
+    full = await listen(doors.full);
     // Fill the cache through the full chain (the first render streams; its copy is cached a moment later).
     for (const path of routes) {
       for (let i = 0; !(await rawGet(portOf(full), path, { 'User-Agent': BROWSER_UA })).header('etag'); i++) {
@@ -145,12 +160,9 @@ describe('the page fast lane and the full chain before midnight', () => {
     // 11 p.m. in Chicago when the page is rendered and cached, 23:59:00 when it is asked for again.
     let now = new Date('2026-11-26T05:00:00Z');
     const app = createApp(testConfig(), { now: () => now });
-    const fast = await listen((req, res) => {
-      if (app.fastLane(req, res)) return;
-      res.statusCode = 599;
-      res.end('the fast lane passed this request on');
-    });
-    const full = await listen(app.express);
+    const doors = fastAndFull(app);
+    const fast = await listen(doors.fast);
+    const full = await listen(doors.full);
     try {
       let first = await rawGet(portOf(full), '/about', { 'User-Agent': BROWSER_UA });
       for (let i = 0; !first.header('etag'); i++) {

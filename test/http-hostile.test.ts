@@ -129,6 +129,9 @@ describe('framing nginx refuses is refused before the app (11.5)', () => {
       const res = await rawRequest(server.port, `GET ${path} HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n\r\n`);
       expect(res.status).toBe(400);
       expect(res.header('connection')).toBe('close');
+      // Refused at the front door, which gives every answer the security headers.
+      expect(res.header('content-security-policy')).toContain("default-src 'self'");
+      expect(res.header('x-content-type-options')).toBe('nosniff');
       expect(res.text).not.toContain('200 OK');
     },
   );
@@ -142,6 +145,7 @@ describe('framing nginx refuses is refused before the app (11.5)', () => {
       );
       expect(res.status).toBe(501);
       expect(res.header('connection')).toBe('close');
+      expect(res.header('content-security-policy')).toContain("default-src 'self'");
       expect(res.text).not.toContain('200 OK');
     },
   );

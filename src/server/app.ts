@@ -1,7 +1,8 @@
 /**
- * The app, without listening: the request handler the HTTP server calls. It refuses bad framing,
- * answers cached pages from the fast lane, and passes everything else to the Express chain,
- * whose middleware reads top to bottom in the order a request meets it.
+ * The app, without listening: its lanes (the page fast lane, health checks, the stream, and the
+ * Express chain for everything else) behind one front door (front-door.ts), which refuses bad
+ * framing, writes the request log and sets the security headers. The Express chain's middleware
+ * reads top to bottom in the order a request meets it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -9,19 +10,19 @@ import compression from 'compression';
 import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
 import proxyaddr from 'proxy-addr';
 import type { ReactNode } from 'react';
-import { staticFiles } from './assets.ts';
-import { loadManifest } from './manifest.ts';
+import { type StaticFiles, staticFiles } from './assets.ts';
 import type { Config } from './config.ts';
-import { framingRefusal, refuseFraming } from './framing.ts';
+import { type AnswerObserver, createFrontDoor, type FrontDoor, type Lane, type LaneName } from './front-door.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { createFastLane, type FastLane } from './pages/fast-lane.ts';
+import { loadManifest } from './manifest.ts';
+import { createFastLane } from './pages/fast-lane.ts';
 import { chicagoDay, PageCache } from './pages/page-cache.ts';
 import { createPageRoute } from './pages/page-route.ts';
 import { pageCacheControlClock } from './pages/shared-cache.ts';
 import { seoRoutes } from './pages/seo.ts';
 import { sendServerError } from './pages/server-error.ts';
 import { createRequestLog, cut } from './request-log.ts';
-import { securityHeaders, setHeaders } from './security.ts';
+import { type HeaderList, securityHeaders } from './security.ts';
 import { createStreamService, type StreamService } from './stream/index.ts';
 
 export interface AppOptions {
@@ -31,15 +32,17 @@ export interface AppOptions {
   now?: () => Date;
   /** The radio's routes; main.ts makes them, to hand the same service to the server's graceful stop. */
   streams?: StreamService;
+  /** Told of every logged answer and the lane that gave it. */
+  observe?: AnswerObserver;
 }
 
 export interface App {
-  /** The HTTP server's request handler: framing checks, then the page fast lane, then Express. */
-  handle(req: IncomingMessage, res: ServerResponse): void;
-  /** The Express chain alone (tests compare its answers with the fast lane's). */
-  express: Express;
-  /** The fast lane alone: true when it answered. */
-  fastLane: FastLane;
+  /** The HTTP server's request handler: the front door over every lane. */
+  handle: FrontDoor;
+  /** The lanes in the order the front door tries them. */
+  lanes: readonly Lane[];
+  /** A front door over some of the lanes (tests compare the fast lane's answers with the chain's). */
+  doorOver(lanes: readonly Lane[]): FrontDoor;
   streams: StreamService;
 }
 
@@ -52,61 +55,28 @@ function shouldCompress(req: Request, res: Response): boolean {
   return compression.filter(req, res);
 }
 
-export function createApp(config: Config, options: AppOptions = {}): App {
-  const logger = options.logger ?? createLogger(config.logLevel);
-  const manifest = loadManifest(config.distDir);
-  const streams = options.streams ?? createStreamService(config.stream, logger);
-  const app = express();
+interface ChainParts {
+  config: Config;
+  logger: Logger;
+  streams: StreamService;
+  files: StaticFiles;
+  pageRoute: ReturnType<typeof createPageRoute>;
+}
 
+/** Everything the lanes before it do not answer; the front door has set the security headers. */
+function expressChain({ config, logger, streams, files, pageRoute }: ChainParts): Express {
+  const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
 
-  // Express's req.ip, for the fast lane too (no X-Forwarded-For to parse unless a proxy is trusted).
-  const trust = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
-  const clientIp = config.trustProxy
-    ? (req: IncomingMessage) => proxyaddr(req, trust)
-    : (req: IncomingMessage) => req.socket.remoteAddress;
-  const requestLog = createRequestLog(logger, clientIp);
-  const security = securityHeaders(config.site);
-  const now = options.now ?? (() => new Date());
-  const today = chicagoDay(now);
-  const cacheControl = pageCacheControlClock(config.sharedCache, now);
-  const cache = config.pageCache ? new PageCache(today) : undefined;
-
-  // Health checks stay out of the request log and need no headers beyond the basics.
-  app.get('/healthz', (_req, res) => {
-    res.set('Cache-Control', 'no-store').json({ status: 'ok' });
-  });
-
-  app.use(requestLog.middleware);
-  app.use((_req, res, next) => {
-    setHeaders(res, security);
-    next();
-  });
-
-  // The live stream: before compression, which must never touch it.
+  // The radio's routes: before compression, which must never touch the live stream.
   app.use('/api', streams.router);
-
   app.use(compression({ filter: shouldCompress }));
-  app.use(staticFiles(join(config.distDir, 'client')));
+  app.use(files.middleware);
   app.use(seoRoutes(config.site));
-
   // GET/HEAD of any path (no route pattern: a malformed escape is a 404 page, not a 400).
-  app.use(
-    createPageRoute({
-      manifest,
-      site: config.site,
-      streamPort: config.stream.allowedPorts[0]!,
-      logger,
-      security,
-      renderTimeoutMs: config.timeouts.renderMs,
-      cache,
-      today,
-      cacheControl,
-      ...(options.appTree && { appTree: options.appTree }),
-    }),
-  );
+  app.use(pageRoute);
 
   // Pages are read-only: any other method is told what is allowed.
   app.use((_req, res) => {
@@ -127,28 +97,97 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     sendServerError(res);
   };
   app.use(onError);
+  return app;
+}
 
-  const fastLane: FastLane = cache ? createFastLane(cache, requestLog, cacheControl) : () => false;
-  /** The stream, before Express (stream/index.ts says why), with the log line and headers the chain gives. */
-  const streamLane = (req: IncomingMessage, res: ServerResponse): boolean => {
+const pathOf = (req: IncomingMessage) => {
+  const url = req.url ?? '';
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+};
+
+const HEALTHY = JSON.stringify({ status: 'ok' });
+
+/** GET/HEAD /healthz: the front door writes no log line for it (a prober asks every few seconds). */
+function health(req: IncomingMessage, res: ServerResponse): boolean {
+  if ((req.method !== 'GET' && req.method !== 'HEAD') || pathOf(req) !== '/healthz') return false;
+  res.writeHead(200, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'Content-Length': Buffer.byteLength(HEALTHY),
+  });
+  res.end(req.method === 'HEAD' ? undefined : HEALTHY);
+  return true;
+}
+
+/**
+ * Express answers all that is left. It is one handler, but named by what the target's path asks
+ * for (a file we hold, the radio's /api, anything else: a page), so answers are counted per lane.
+ */
+function expressLanes(app: Express, files: StaticFiles): Lane[] {
+  const lane = (name: LaneName, takes: (path: string) => boolean): Lane => ({
+    name,
+    handle(req, res) {
+      if (!takes(pathOf(req))) return false;
+      app(req, res);
+      return true;
+    },
+  });
+  return [
+    lane('static', (path) => files.has(path)),
+    lane('api', (path) => /^\/api(?:\/|$)/i.test(path)),
+    lane('rendered page', () => true),
+  ];
+}
+
+export function createApp(config: Config, options: AppOptions = {}): App {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const manifest = loadManifest(config.distDir);
+  const streams = options.streams ?? createStreamService(config.stream, logger);
+  const security: HeaderList = securityHeaders(config.site);
+  const now = options.now ?? (() => new Date());
+  const today = chicagoDay(now);
+  const cacheControl = pageCacheControlClock(config.sharedCache, now);
+  const cache = config.pageCache ? new PageCache(today) : undefined;
+  const files = staticFiles(join(config.distDir, 'client'), security);
+  const pageRoute = createPageRoute({
+    manifest,
+    site: config.site,
+    streamPort: config.stream.allowedPorts[0]!,
+    logger,
+    security,
+    renderTimeoutMs: config.timeouts.renderMs,
+    cache,
+    today,
+    cacheControl,
+    ...(options.appTree && { appTree: options.appTree }),
+  });
+  const app = expressChain({ config, logger, streams, files, pageRoute });
+
+  // Express's req.ip, for every lane (no X-Forwarded-For to parse unless a proxy is trusted).
+  const trust = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
+  const clientIp = config.trustProxy
+    ? (req: IncomingMessage) => proxyaddr(req, trust)
+    : (req: IncomingMessage) => req.socket.remoteAddress;
+  const requestLog = createRequestLog(logger, clientIp);
+
+  /** The stream, before Express (stream/index.ts says why). */
+  const stream = (req: IncomingMessage, res: ServerResponse): boolean => {
     if (!streams.isStreamRequest(req)) return false;
-    requestLog.follow(req, res);
-    setHeaders(res, security);
     streams.stream(req, res, clientIp(req) ?? 'unknown', (err) => {
       logger.error({ err, path: cut(req.url) }, 'request failed');
       sendServerError(res);
     });
     return true;
   };
-  const handle = (req: IncomingMessage, res: ServerResponse) => {
-    const refusal = framingRefusal(req);
-    if (refusal) {
-      const startedAt = Date.now();
-      refuseFraming(res, refusal);
-      requestLog.written(req, res, startedAt);
-      return;
-    }
-    if (!fastLane(req, res) && !streamLane(req, res)) app(req, res);
-  };
-  return { handle, express: app, fastLane, streams };
+
+  const lanes: Lane[] = [
+    ...(cache ? [{ name: 'cached page', kind: 'prepared', handle: createFastLane(cache, cacheControl) } as const] : []),
+    { name: 'health', kind: 'quiet', handle: health },
+    { name: 'stream', handle: stream },
+    ...expressLanes(app, files),
+  ];
+  const doorOver = (some: readonly Lane[]) =>
+    createFrontDoor({ lanes: some, security, requestLog, ...(options.observe && { observe: options.observe }) });
+  return { handle: doorOver(lanes), lanes, doorOver, streams };
 }

@@ -9,6 +9,7 @@ import type { RequestHandler } from 'express';
 import type { PageAssets } from '../shared/boot.ts';
 import { etagOf, prepareRepresentation, sendRepresentation, type PreparedRepresentation } from './http-cache.ts';
 import type { Manifest } from './manifest.ts';
+import type { HeaderList } from './security.ts';
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -42,7 +43,14 @@ export function pageAssets(manifest: Manifest, module: string): PageAssets {
   return { entry: manifest.entry.js, preload: [...manifest.entry.imports, ...chunks] };
 }
 
-export function staticFiles(clientDir: string): RequestHandler {
+export interface StaticFiles {
+  /** Whether a path (without query) names a file we hold. */
+  has(path: string): boolean;
+  /** The Express chain's handler: GET/HEAD of a file we hold, or a fast 404 under /assets/. */
+  middleware: RequestHandler;
+}
+
+export function staticFiles(clientDir: string, security: HeaderList): StaticFiles {
   const files = new Map<string, PreparedRepresentation>();
   for (const full of walk(clientDir)) {
     if (full.endsWith('.br') || full.endsWith('.gz') || full.endsWith('.map')) continue;
@@ -56,14 +64,18 @@ export function staticFiles(clientDir: string): RequestHandler {
     };
     files.set(
       url,
-      prepareRepresentation(representation, {
-        contentType: TYPES[extname(full)] ?? 'application/octet-stream',
-        cacheControl: url.startsWith('/assets/') ? IMMUTABLE : SHORT,
-      }),
+      prepareRepresentation(
+        representation,
+        {
+          contentType: TYPES[extname(full)] ?? 'application/octet-stream',
+          cacheControl: url.startsWith('/assets/') ? IMMUTABLE : SHORT,
+        },
+        security,
+      ),
     );
   }
 
-  return (req, res, next) => {
+  const middleware: RequestHandler = (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     const file = files.get(req.path);
     if (!file) {
@@ -73,6 +85,7 @@ export function staticFiles(clientDir: string): RequestHandler {
       }
       return next();
     }
-    sendRepresentation(req, res, file);
+    sendRepresentation(req, res, file, 'security');
   };
+  return { has: (path) => files.has(path) || path.startsWith('/assets/'), middleware };
 }

@@ -85,53 +85,70 @@ function acceptedEncodings(header: string): Map<string, number> {
   return parsed;
 }
 
+/** Flat `[name, value, …]` lists for `res.writeHead`: one per body we hold, and the 304's. */
+export interface AnswerLists {
+  identity: string[];
+  gzip?: string[];
+  br?: string[];
+  notModified: string[];
+}
+
+/**
+ * What the response carries when a representation is sent: nothing yet (a prepared lane, ahead of
+ * the front door's headers), or the security headers the front door set (every other lane).
+ */
+export type HeadersSet = 'none' | 'security';
+
 /** A representation with its answers' header lists worked out once, in the order they are sent. */
 export interface PreparedRepresentation extends Representation {
   status: number;
   /** The Cache-Control in the lists below. */
   cacheControl: string;
-  /** Flat `[name, value, …]` lists for `res.writeHead`: one per body we hold, and the 304's. */
-  answers: { identity: string[]; gzip?: string[]; br?: string[]; notModified: string[] };
+  /** By what the response already carries: `none` starts with the security headers, `security` goes on after them. */
+  answers: Record<HeadersSet, AnswerLists>;
 }
 
 /**
- * Works out the headers of every answer a representation can get, once: the `leading` headers
- * (the security headers, for pages) and then Content-Type, Cache-Control, Vary and ETag, with the
- * length and coding of the body sent. Sending is then one `writeHead` with a ready list, which is
- * what lets a cached page cost little more than a bare Node server (issue 10).
+ * Works out the headers of every answer a representation can get, once: Content-Type,
+ * Cache-Control, Vary and ETag, with the length and coding of the body sent; for a response that
+ * carries nothing yet, the security headers first. Sending is then one `writeHead` with a ready
+ * list, which is what lets a cached page cost little more than a bare Node server (issue 10).
  */
 export function prepareRepresentation(
   rep: Representation,
   options: SendOptions,
-  leading: ReadonlyArray<readonly [string, string]> = [],
+  security: ReadonlyArray<readonly [string, string]>,
 ): PreparedRepresentation {
-  const common = [
-    ...leading.flat(),
-    'Content-Type',
-    options.contentType,
-    'Cache-Control',
-    options.cacheControl,
-    'Vary',
-    'Accept-Encoding',
-    'ETag',
-    rep.etag,
-  ];
-  const withBody = (body: Buffer, coding?: string) => [
-    ...common,
-    'Content-Length',
-    String(body.length),
-    ...(coding ? ['Content-Encoding', coding] : []),
-  ];
-  return {
-    ...rep,
-    status: options.status ?? 200,
-    cacheControl: options.cacheControl,
-    answers: {
+  const lists = (leading: string[]): AnswerLists => {
+    const common = [
+      ...leading,
+      'Content-Type',
+      options.contentType,
+      'Cache-Control',
+      options.cacheControl,
+      'Vary',
+      'Accept-Encoding',
+      'ETag',
+      rep.etag,
+    ];
+    const withBody = (body: Buffer, coding?: string) => [
+      ...common,
+      'Content-Length',
+      String(body.length),
+      ...(coding ? ['Content-Encoding', coding] : []),
+    ];
+    return {
       identity: withBody(rep.identity),
       ...(rep.gzip && { gzip: withBody(rep.gzip, 'gzip') }),
       ...(rep.br && { br: withBody(rep.br, 'br') }),
       notModified: common,
-    },
+    };
+  };
+  return {
+    ...rep,
+    status: options.status ?? 200,
+    cacheControl: options.cacheControl,
+    answers: { none: lists(security.flat()), security: lists([]) },
   };
 }
 
@@ -145,24 +162,26 @@ function withCacheControl(list: string[], cacheControl: string): string[] {
 /**
  * Answers a GET or HEAD: the negotiated encoding with its length, or 304 when the client's copy
  * is current (only a 200 is ever answered with 304). Never compressed again on the way out (see
- * app.ts). Headers set on the response before (the Express chain's security headers) stay first.
- * `cacheControl`, when it differs from the prepared one, replaces it (a copy of the list).
+ * app.ts). `headersSet` picks the lists, so no header is set twice. `cacheControl`, when it
+ * differs from the prepared one, replaces it (a copy of the list).
  */
 export function sendRepresentation(
   req: IncomingMessage,
   res: ServerResponse,
   rep: PreparedRepresentation,
+  headersSet: HeadersSet,
   cacheControl: string = rep.cacheControl,
 ): void {
   const fresh = cacheControl === rep.cacheControl;
+  const answers = rep.answers[headersSet];
   if (rep.status === 200 && noneMatch(req.headers['if-none-match'], rep.etag)) {
-    const list = rep.answers.notModified;
+    const list = answers.notModified;
     res.writeHead(304, fresh ? list : withCacheControl(list, cacheControl));
     res.end();
     return;
   }
   const coding = negotiateEncoding(req.headers['accept-encoding'], rep) ?? 'identity';
-  const list = rep.answers[coding]!;
+  const list = answers[coding]!;
   res.writeHead(rep.status, fresh ? list : withCacheControl(list, cacheControl));
   if (req.method === 'HEAD') res.end();
   else res.end(rep[coding]);

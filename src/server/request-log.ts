@@ -1,11 +1,9 @@
 /**
- * The request log: one line per request, defined here once and written by the Express chain
- * (on the response's close) and by the answers given before it (the page fast lane, framing
- * refusals). Fields an attacker controls are cut, so a request costs the log a bounded number
+ * The request log: one line per request, defined here once; the front door (front-door.ts)
+ * decides when it is written. Fields an attacker controls are cut, so a request costs the log a bounded number
  * of bytes; expected refusals are warnings without stacks, and only server faults are errors.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestHandler } from 'express';
 import { pino } from 'pino';
 import type { Logger } from './logger.ts';
 
@@ -36,12 +34,11 @@ function levelOf(status: number): 'info' | 'warn' | 'error' {
 }
 
 export interface RequestLog {
-  /** First in the Express chain: the line is written when the response closes. */
-  middleware: RequestHandler;
-  /** The line for an answer sent over time, written when it closes (the Express chain, the stream). */
-  follow(req: IncomingMessage, res: ServerResponse): void;
-  /** The line for a response already ended by the caller (the fast lane, framing refusals). */
-  written(req: IncomingMessage, res: ServerResponse, startedAt: number): void;
+  /**
+   * Writes the line of an answer now: sent in full ("request completed") or cut off ("request
+   * aborted"). `url` is the target as received (routers mounted on a prefix rewrite req.url).
+   */
+  written(req: IncomingMessage, res: ServerResponse, startedAt: number, url?: string): void;
 }
 
 const json = JSON.stringify;
@@ -78,18 +75,7 @@ export function createRequestLog(logger: Logger, clientIp: (req: IncomingMessage
         `${fields(notes.get(res))},"msg":"${res.writableEnded ? 'request completed' : 'request aborted'}"}\n`,
     );
   };
-  const follow = (req: IncomingMessage, res: ServerResponse) => {
-    const startedAt = Date.now();
-    // The URL as received: routers mounted on a prefix rewrite req.url on the way.
-    const url = req.url ?? '';
-    res.on('close', () => write(req, url, res, startedAt));
-  };
   return {
-    middleware(req, res, next) {
-      follow(req, res);
-      next();
-    },
-    follow,
-    written: (req, res, startedAt) => write(req, req.url ?? '', res, startedAt),
+    written: (req, res, startedAt, url = req.url ?? '') => write(req, url, res, startedAt),
   };
 }

@@ -2,19 +2,18 @@
  * The page fast lane, at the head of the Node server's request handler: a GET or HEAD of a
  * page's canonical path, already rendered today, is answered straight from memory, before
  * Express builds its request and response. It gives the answer the full chain would give, byte
- * for byte (security headers, ETag/304, content coding, the request-log line; a test holds
- * it to that). Anything else (other forms of the target, variants, 404s, a miss) returns false
+ * for byte (the security headers first in the page's prepared lists, ETag/304, content coding;
+ * the front door writes the same request-log line; a test holds it to that). Anything else (other forms of the target, variants, 404s, a miss) returns false
  * and goes on to Express unchanged.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestLog } from '../request-log.ts';
 import { sendPage, type PageCache } from './page-cache.ts';
 import { pageAtPath } from '../../shared/pages.ts';
 
 export type FastLane = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 /** `cacheControl`: a page's Cache-Control now (pages/shared-cache.ts). */
-export function createFastLane(cache: PageCache, requestLog: RequestLog, cacheControl: () => string): FastLane {
+export function createFastLane(cache: PageCache, cacheControl: () => string): FastLane {
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     const url = req.url ?? '';
@@ -25,9 +24,7 @@ export function createFastLane(cache: PageCache, requestLog: RequestLog, cacheCo
     if (!page) return false;
     const cached = cache.get(page.id);
     if (!cached) return false;
-    const startedAt = Date.now();
-    sendPage(req, res, cached, cacheControl());
-    requestLog.written(req, res, startedAt);
+    sendPage(req, res, cached, 'none', cacheControl());
     return true;
   };
 }

@@ -9,7 +9,13 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import type { PageId } from '../../shared/pages.ts';
 import { formatChicagoDate } from '../../shared/date.ts';
-import { etagOf, prepareRepresentation, sendRepresentation, type PreparedRepresentation } from '../http-cache.ts';
+import {
+  etagOf,
+  type HeadersSet,
+  prepareRepresentation,
+  sendRepresentation,
+  type PreparedRepresentation,
+} from '../http-cache.ts';
 import type { HeaderList } from '../security.ts';
 
 const brotli = promisify(brotliCompress);
@@ -39,13 +45,19 @@ export async function compressPage(
 }
 
 /**
- * A page from memory, with the same headers whichever lane sends it: the fast lane sets none
- * before, and in the Express chain the security headers set earlier are the same names, values
- * and order, which writeHead replaces with the page's list. A page (200) says the Cache-Control
+ * A page from memory, with the same headers whichever lane sends it: the fast lane's response
+ * carries none yet and gets the security headers in the page's list; in the Express chain the
+ * front door has set them, and the list goes on after them (`headersSet`). A page (200) says the Cache-Control
  * of this second (`pageCacheControl`, shorter near midnight); the not-found page keeps its own.
  */
-export function sendPage(req: IncomingMessage, res: ServerResponse, page: CachedPage, pageCacheControl: string): void {
-  sendRepresentation(req, res, page, page.status === 200 ? pageCacheControl : page.cacheControl);
+export function sendPage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  page: CachedPage,
+  headersSet: HeadersSet,
+  pageCacheControl: string,
+): void {
+  sendRepresentation(req, res, page, headersSet, page.status === 200 ? pageCacheControl : page.cacheControl);
 }
 
 /** Settles a render others may be waiting on: with its page (cached if still that day), or with nothing. */

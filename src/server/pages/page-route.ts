@@ -76,7 +76,7 @@ export function createPageRoute(options: PageRouteOptions): RequestHandler {
     if (cache) {
       const cached = cache.get(page.id, day) ?? (await cache.inFlight(page.id, day));
       if (cached) {
-        if (!res.destroyed) sendPage(req, res, cached, options.cacheControl());
+        if (!res.destroyed) sendPage(req, res, cached, 'security', options.cacheControl());
         return;
       }
       settle = cache.begin(page.id, day);
@@ -108,7 +108,7 @@ export function createPageRoute(options: PageRouteOptions): RequestHandler {
       if (!(cache && isPage) && !wholeDocument) return settle();
       const done = await compressPage(status, html, options.security, cacheControl);
       settle(isPage ? done : undefined);
-      if (wholeDocument && !res.destroyed) sendPage(req, res, done, options.cacheControl());
+      if (wholeDocument && !res.destroyed) sendPage(req, res, done, 'security', options.cacheControl());
     } catch (error) {
       settle();
       next(error);
