@@ -31,6 +31,8 @@ export interface Config {
     requestMs: number;
     headersMs: number;
     keepAliveMs: number;
+    /** A connection that neither sends nor takes a byte for this long is closed (nginx's send_timeout). */
+    sendMs: number;
     /** Graceful shutdown gives up and exits after this. */
     shutdownMs: number;
   };
@@ -109,6 +111,7 @@ const serverEnv = {
   REQUEST_TIMEOUT_MS: int(1_000, 300_000).optional(),
   HEADERS_TIMEOUT_MS: int(1_000, 120_000).optional(),
   KEEP_ALIVE_TIMEOUT_MS: int(1_000, 120_000).optional(),
+  SEND_TIMEOUT_MS: int(1_000, 600_000).default(60_000),
   SHUTDOWN_TIMEOUT_MS: int(100, 9_500).optional(),
   MAX_HEADER_SIZE: int(1_024, 65_536).optional(),
 };
@@ -202,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       requestMs: e.REQUEST_TIMEOUT_MS ?? 30_000,
       headersMs: e.HEADERS_TIMEOUT_MS ?? 10_000,
       keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS ?? 65_000,
+      sendMs: e.SEND_TIMEOUT_MS,
       shutdownMs: e.SHUTDOWN_TIMEOUT_MS ?? 8_000,
     },
     maxHeaderSize: e.MAX_HEADER_SIZE ?? 16_384,

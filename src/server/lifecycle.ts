@@ -34,6 +34,10 @@ export function startServer(app: App, config: Config, logger: Logger): Promise<R
       if (!res.writableEnded) follow(res);
     },
   );
+  // A client that stops reading (a page it never takes, pipelined requests piling up) holds its
+  // connection until this passes with no byte moving, then it is closed (Node destroys a socket
+  // whose timeout nobody handles). Between requests the keep-alive timeout applies instead.
+  server.setTimeout(config.timeouts.sendMs);
   const { streams } = app;
 
   // While stopping, answers say "Connection: close" and a keep-alive connection is closed as soon

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUFFER_BYTES, BufferedDestination, type WriteFn } from './log-destination.ts';
+import { BACKLOG_BYTES, BUFFER_BYTES, BufferedDestination, type WriteFn } from './log-destination.ts';
 
 /** A writer that records what reached it; `take` decides how many bytes each call accepts (or throws). */
 function recorder(take: (offered: number, call: number) => number = (n) => n) {
@@ -56,7 +56,7 @@ describe('the buffered log destination', () => {
     expect(out.text()).toBe(`a\n${long}b\n`);
   });
 
-  it('goes on after a short write and waits out a full pipe (EAGAIN), losing nothing', () => {
+  it('goes on after a short write, and keeps what a full pipe (EAGAIN) refused for the next flush', () => {
     const out = recorder((offered, call) => {
       if (call === 1) throw Object.assign(new Error('full'), { code: 'EAGAIN' });
       return Math.min(offered, 5);
@@ -64,7 +64,42 @@ describe('the buffered log destination', () => {
     const destination = new BufferedDestination(out.write);
     destination.write('0123456789abcdef\n');
     destination.flushSync();
-    expect(out.text()).toBe('0123456789abcdef\n');
+    expect(out.text()).toBe('01234');
+    destination.write('next\n');
+    destination.flushSync();
+    expect(out.text()).toBe('0123456789abcdef\nnext\n');
+  });
+
+  it('never waits for a stalled pipe: holds at most BACKLOG_BYTES, drops and counts the rest, warns once it drains', () => {
+    let stalled = true;
+    const out = recorder((offered) => {
+      if (stalled) throw Object.assign(new Error('full'), { code: 'EAGAIN' });
+      return offered;
+    });
+    const destination = new BufferedDestination(out.write);
+    const line = `${'x'.repeat(299)}\n`;
+    const total = 2_000;
+    for (let i = 0; i < total; i++) {
+      destination.write(line);
+      if (i % 10 === 0) destination.flushSync();
+      expect(destination.heldBytes).toBeLessThanOrEqual(BACKLOG_BYTES + BUFFER_BYTES);
+    }
+    destination.flushSync();
+    expect(out.text()).toBe('');
+    const dropped = destination.droppedTotal;
+    expect(dropped).toBeGreaterThan(0);
+    stalled = false;
+    destination.flushSync();
+    const lines = out.text().split('\n').filter(Boolean);
+    const warning = JSON.parse(lines.at(-1)!) as Record<string, unknown>;
+    expect(warning).toMatchObject({ level: 40, dropped, msg: 'log lines dropped: stdout was not being read' });
+    expect(lines.length - 1 + dropped).toBe(total);
+    expect(lines.slice(0, -1).every((l) => `${l}\n` === line)).toBe(true);
+    // Said once: the next flush adds nothing.
+    destination.write('after\n');
+    destination.flushSync();
+    expect(out.text().endsWith(`"msg":"log lines dropped: stdout was not being read"}\nafter\n`)).toBe(true);
+    expect(destination.droppedTotal).toBe(dropped);
   });
 
   it('drops the lines when stdout is gone (EPIPE) instead of throwing into the request', () => {

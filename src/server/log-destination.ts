@@ -3,6 +3,11 @@
  * fixed buffer as it comes; the buffer goes out in one write(2) when the next line might not fit or
  * FLUSH_INTERVAL_MS has passed. pino's own sonic-boom did the same but measured each line's
  * bytes and scanned every buffer twice more: ~5 µs of a cached page's ~35 µs (decision 011).
+ *
+ * The log never stops the site: when stdout is a pipe nobody reads (a stuck log shipper), what
+ * could not be written waits in a backlog of at most BACKLOG_BYTES, and lines beyond it are
+ * dropped and counted. Once the pipe takes the backlog again, one warning line says how many were
+ * lost. Nothing ever waits for the reader, so pages, /healthz and SIGTERM go on as usual.
  */
 import { writeSync } from 'node:fs';
 
@@ -10,18 +15,36 @@ import { writeSync } from 'node:fs';
 export const BUFFER_BYTES = 16 * 1024;
 /** …or until this long has passed, so a quiet server's lines still appear promptly. */
 export const FLUSH_INTERVAL_MS = 100;
+/** What a stalled stdout may hold back at most; lines beyond it are dropped. */
+export const BACKLOG_BYTES = 64 * 1024;
 
 /** Writes bytes from `offset` on; returns how many were written (fs.writeSync's contract). */
 export type WriteFn = (bytes: Buffer, offset: number) => number;
 
-/** How long to wait before trying again when stdout is a full non-blocking pipe. */
-const FULL_PIPE_WAIT_MS = 1;
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
+const NEWLINE = 0x0a;
+
+function countLines(bytes: Buffer): number {
+  let lines = 0;
+  for (let i = bytes.indexOf(NEWLINE); i >= 0; i = bytes.indexOf(NEWLINE, i + 1)) lines++;
+  return lines;
+}
+
+/** The warning once the pipe drains, in the logger's line format (level 40 is pino's warn). */
+export function droppedLinesWarning(dropped: number, now = Date.now()): string {
+  return `{"level":40,"time":${now},"service":"web","dropped":${dropped},"msg":"log lines dropped: stdout was not being read"}\n`;
+}
 
 export class BufferedDestination {
   /** Lines are encoded straight into this buffer: no string is kept, nothing is allocated per flush. */
   private readonly buffer = Buffer.allocUnsafeSlow(BUFFER_BYTES);
   private used = 0;
+  /** Bytes the pipe did not take yet (copies), oldest first; never more than BACKLOG_BYTES. */
+  private backlog: Buffer[] = [];
+  private backlogBytes = 0;
+  /** Lines dropped since the last warning. */
+  private droppedSinceWarning = 0;
+  /** Lines dropped since start (the metric). */
+  droppedTotal = 0;
 
   constructor(private readonly writeBytes: WriteFn) {}
 
@@ -31,36 +54,89 @@ export class BufferedDestination {
     if (line.length * 3 > BUFFER_BYTES - this.used) {
       this.flushSync();
       if (line.length * 3 > BUFFER_BYTES) {
-        this.writeAll(Buffer.from(line));
+        this.send(Buffer.from(line));
         return;
       }
     }
     this.used += this.buffer.write(line, this.used);
   }
 
-  /** Writes what waits (see writeAll). */
+  /** Writes what waits, as far as stdout takes it now. */
   flushSync(): void {
-    if (this.used === 0) return;
+    if (this.used === 0) {
+      if (this.backlogBytes > 0) this.drainBacklog();
+      return;
+    }
     const used = this.used;
     this.used = 0;
-    this.writeAll(this.buffer.subarray(0, used));
+    this.send(this.buffer.subarray(0, used));
+  }
+
+  /** Lines held back now (tests). */
+  get heldBytes(): number {
+    return this.backlogBytes + this.used;
+  }
+
+  /** Whole lines: after the backlog, what stdout takes now; the rest joins the backlog or is dropped. */
+  private send(bytes: Buffer): void {
+    const written = this.drainBacklog() ? this.writeSome(bytes) : 0;
+    if (written === bytes.length) return;
+    const rest = bytes.subarray(written);
+    // A line already begun must be finished, or the reader would get half a line glued to the next.
+    if (written > 0 || this.backlogBytes + rest.length <= BACKLOG_BYTES) this.hold(rest);
+    else this.drop(countLines(rest));
+  }
+
+  /** Writes the backlog; true once it is empty (and the warning, if lines were lost, is out). */
+  private drainBacklog(): boolean {
+    while (this.backlog.length > 0) {
+      const head = this.backlog[0]!;
+      const written = this.writeSome(head);
+      this.backlogBytes -= written;
+      if (written < head.length) {
+        this.backlog[0] = head.subarray(written);
+        return false;
+      }
+      this.backlog.shift();
+    }
+    if (this.droppedSinceWarning > 0) {
+      const warning = Buffer.from(droppedLinesWarning(this.droppedSinceWarning));
+      this.droppedSinceWarning = 0;
+      const written = this.writeSome(warning);
+      if (written < warning.length) {
+        this.hold(warning.subarray(written));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private hold(bytes: Buffer): void {
+    this.backlog.push(Buffer.from(bytes));
+    this.backlogBytes += bytes.length;
+  }
+
+  private drop(lines: number): void {
+    this.droppedSinceWarning += lines;
+    this.droppedTotal += lines;
   }
 
   /**
-   * All of `bytes`: a short write goes on from where it stopped, and a full pipe (EAGAIN) blocks
-   * the process until the reader takes more, as a synchronous log must rather than grow without
-   * bound. Any other failure drops the lines: there is nowhere to log it.
+   * As much of `bytes` as stdout takes without waiting: a short write goes on from where it
+   * stopped; a full pipe (EAGAIN) ends the attempt. Any other failure (EPIPE: no reader any more)
+   * counts as written and the lines are lost: there is nowhere to log it.
    */
-  private writeAll(bytes: Buffer): void {
+  private writeSome(bytes: Buffer): number {
     let offset = 0;
     while (offset < bytes.length) {
       try {
         offset += this.writeBytes(bytes, offset);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return;
-        Atomics.wait(sleeper, 0, 0, FULL_PIPE_WAIT_MS);
+        if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return offset;
+        return bytes.length;
       }
     }
+    return offset;
   }
 }
 
@@ -69,9 +145,13 @@ let stdout: BufferedDestination | undefined;
 /** stdout for every logger in the process (one buffer, so lines keep their order), flushed on a timer and at exit. */
 export function sharedStdout(): BufferedDestination {
   if (!stdout) {
+    // Node opens a pipe or socket on fd 1 non-blocking when it makes process.stdout (libuv's pipe
+    // handle), so a write to a full pipe fails with EAGAIN instead of stopping the process.
+    // Untouched, fd 1 stays as inherited: blocking, and one write to a stalled pipe froze the site.
+    void process.stdout;
     const destination = new BufferedDestination((bytes, offset) => writeSync(1, bytes, offset));
     setInterval(() => destination.flushSync(), FLUSH_INTERVAL_MS).unref();
-    // process.exit() after SIGTERM ends here too.
+    // process.exit() after SIGTERM ends here too: one try, no wait for a reader that may never come.
     process.once('exit', () => destination.flushSync());
     stdout = destination;
   }
