@@ -39,7 +39,8 @@ import {
 } from '../test/support/app-process.ts';
 import { untilCached } from '../test/support/http.ts';
 import { median } from '../test/support/stats.ts';
-import { requireWrk, runWrk, table, type WrkResult } from './perf/wrk.ts';
+import { requireWrk, runWrk, type WrkResult } from './perf/wrk.ts';
+import { table } from './text-table.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
@@ -118,216 +119,278 @@ async function settle(pid: number): Promise<void> {
   }
 }
 
+/** Where the run's servers and files live; stopped and removed at the end. */
+interface Bench {
+  dir: string;
+  servers: AppProcess[];
+  nginx?: NginxProcess;
+}
+
+/**
+ * A server pinned where the servers run. Its log goes, as in production, to a socket whose reader
+ * (a `cat` on wrk's CPU, standing in for journald or Docker) appends it to a file in the run's folder.
+ */
+async function startServer(
+  bench: Bench,
+  name: string,
+  env: Record<string, string> = {},
+  args?: string[],
+): Promise<AppProcess> {
+  const server = await startApp(env, {
+    name,
+    logFile: join(bench.dir, `${name.replaceAll(' ', '-')}.log`),
+    ...(args && { args }),
+    ...(SERVER_CPU !== undefined && { cpu: SERVER_CPU }),
+    ...(CLIENT_CPU !== undefined && { logReaderCpu: CLIENT_CPU }),
+  });
+  bench.servers.push(server);
+  return server;
+}
+
+/** The home page as the app caches it, in each encoding: render once, then wait for the cached copy (it has an ETag). */
+async function cachedHomePage(app: AppProcess) {
+  const cached = await untilCached(
+    () => fetchBytes(`${app.url}/`, ACCEPT),
+    (r) => r.etag,
+  );
+  if (cached.status !== 200 || !cached.etag) throw new Error(`home page not cached (status ${cached.status})`);
+  const html = (await fetchBytes(`${app.url}/`, 'identity')).body;
+  const gz = (await fetchBytes(`${app.url}/`, 'gzip')).body;
+  const br = await fetchBytes(`${app.url}/`, 'br');
+  return { html, gz, br };
+}
+
+type HomePage = Awaited<ReturnType<typeof cachedHomePage>>;
+
+/** The peer: the same brotli answer from a bare Node server. */
+function startBareNode(bench: Bench, br: HomePage['br']): Promise<AppProcess> {
+  writeFileSync(join(bench.dir, 'bare-body.br'), br.body);
+  writeFileSync(join(bench.dir, 'bare-headers.json'), JSON.stringify(br.headers));
+  return startServer(bench, 'node bare', {}, [
+    ...shippedServerArgs().slice(0, -1),
+    'scripts/perf/bare-node.ts',
+    join(bench.dir, 'bare-body.br'),
+    join(bench.dir, 'bare-headers.json'),
+  ]);
+}
+
+/** nginx gets the very same bytes: the HTML, and the app's gzip copy for gzip_static. */
+async function startNginxPeers(bench: Bench, home: HomePage, appPort: number): Promise<NginxProcess> {
+  const { dir } = bench;
+  for (const sub of ['static', 'dynamic']) mkdirSync(join(dir, 'www', sub), { recursive: true, mode: 0o755 });
+  chmodSync(join(dir, 'www'), 0o755);
+  writeFileSync(join(dir, 'www', 'static', 'index.html'), home.html, { mode: 0o644 });
+  writeFileSync(join(dir, 'www', 'static', 'index.html.gz'), home.gz, { mode: 0o644 });
+  writeFileSync(join(dir, 'www', 'dynamic', 'index.html'), home.html, { mode: 0o644 });
+  bench.nginx = await startNginx({
+    upstreams: [appPort],
+    ...(SERVER_CPU !== undefined && { cpu: SERVER_CPU }),
+    serverExtra: `
+    location /static/ { root ${dir}/www; gzip_static on; gzip_vary on; access_log off; }
+    location /dynamic/ { root ${dir}/www; gzip on; gzip_comp_level ${GZIP_LEVEL}; gzip_min_length 0; gzip_vary on; access_log off; }`,
+  });
+  return bench.nginx;
+}
+
+interface Servers {
+  app: AppProcess;
+  quiet: AppProcess;
+  uncached: AppProcess;
+}
+
+/** Every server, started and warmed, as the targets in the order they are measured. */
+async function startTargets(bench: Bench): Promise<{ servers: Servers; home: HomePage; targets: Target[] }> {
+  const app = await startServer(bench, 'app');
+  const quiet = await startServer(bench, 'app no log', { LOG_LEVEL: 'silent' });
+  const uncached = await startServer(bench, 'app uncached', { PAGE_CACHE: 'off' });
+  const home = await cachedHomePage(app);
+  const bare = await startBareNode(bench, home.br);
+  const nginx = await startNginxPeers(bench, home, app.port);
+  // Warm the second process's cache too.
+  await untilCached(
+    () => fetchBytes(`${quiet.url}/`, ACCEPT),
+    (r) => r.etag,
+  );
+  const nginxPid = nginx.child.pid!;
+  const targets: Target[] = [
+    { name: 'app', url: `${app.url}/`, pid: app.pid },
+    { name: 'nginx static', url: `${nginx.url}/static/index.html`, pid: nginxPid },
+    { name: 'node bare', url: `${bare.url}/`, pid: bare.pid },
+    { name: 'app no log', url: `${quiet.url}/`, pid: quiet.pid },
+    { name: 'nginx gzip', url: `${nginx.url}/dynamic/index.html`, pid: nginxPid },
+    { name: 'app uncached', url: `${uncached.url}/`, pid: uncached.pid },
+  ];
+  return { servers: { app, quiet, uncached }, home, targets };
+}
+
+/** The page's sizes, what each target sends, the load and the run's settings. */
+async function printSetup(home: HomePage, targets: Target[]): Promise<void> {
+  const { html, gz, br } = home;
+  console.log(
+    `home page HTML: ${html.length} B raw, ${gz.length} B gzip (level 9), ${br.body.length} B brotli (quality 11)`,
+  );
+  console.log(
+    `  (for reference: gzip level ${GZIP_LEVEL} ${gzipSync(html, { level: GZIP_LEVEL }).length} B, brotli q4 ${brotliCompressSync(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } }).length} B)`,
+  );
+  const sample: Array<Array<string | number>> = [];
+  for (const t of targets) {
+    const r = await fetchBytes(t.url, ACCEPT);
+    if (r.status !== 200) throw new Error(`${t.name} answered ${r.status}`);
+    sample.push([t.name, r.encoding ?? 'identity', r.body.length]);
+  }
+  console.log(
+    `\nwhat each target sends for "Accept-Encoding: ${ACCEPT}":\n${table(['target', 'encoding', 'bytes'], sample)}`,
+  );
+  console.log(
+    `\nload average (1/5/15 min) before: ${load()} on ${availableParallelism()} CPUs (other work on the machine skews the figures)`,
+  );
+  console.log(
+    `wrk: ${CONNECTIONS} connections, ${SECONDS} s per target, ${ROUNDS} rounds; ` +
+      (pinned
+        ? `servers on CPU ${SERVER_CPU}, wrk on CPU ${CLIENT_CPU}`
+        : 'not pinned (taskset or a second CPU missing)'),
+  );
+}
+
+const wrkAt = (url: string, durationS: number) =>
+  runWrk({
+    url,
+    connections: CONNECTIONS,
+    durationS,
+    headers: { 'Accept-Encoding': ACCEPT },
+    ...(CLIENT_CPU !== undefined && { cpu: CLIENT_CPU }),
+  });
+
+/** Warm-up, not counted: every server's JIT gets the same few seconds of this load first. */
+async function warmUp(targets: Target[]): Promise<void> {
+  for (const t of targets) {
+    await wrkAt(t.url, WARMUP_SECONDS);
+    await settle(t.pid);
+  }
+}
+
+const errorsOf = (r: Run) => Object.values(r.errors).reduce((a, b) => a + b, 0);
+
+/** One measured run of a target, printed as it ends. */
+async function measure(t: Target, round: number): Promise<Run> {
+  const cpuBefore = cpuMs(t.pid);
+  const wrk = await wrkAt(t.url, SECONDS);
+  const result: Run = { ...wrk, cpuUsPerRequest: ((cpuMs(t.pid) - cpuBefore) * 1000) / wrk.requests };
+  await settle(t.pid);
+  const errors = errorsOf(result);
+  console.log(
+    `  round ${round}  ${t.name.padEnd(13)} ${fixed(result.rps, 0).padStart(8)} req/s  p50 ${fixed(result.p50Ms, 2).padStart(7)} ms  p99 ${fixed(result.p99Ms, 2).padStart(8)} ms  CPU ${fixed(result.cpuUsPerRequest, 1).padStart(7)} µs/req` +
+      (errors || result.non2xx3xx ? `  errors ${errors}, non-2xx ${result.non2xx3xx}` : ''),
+  );
+  return result;
+}
+
+/** ROUNDS rounds over every target in turn; each round's app ÷ nginx static printed as it ends. */
+async function runRounds(targets: Target[]): Promise<Map<string, Run[]>> {
+  const runs = new Map<string, Run[]>();
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const t of targets) runs.set(t.name, [...(runs.get(t.name) ?? []), await measure(t, round)]);
+    const app = runs.get('app')!.at(-1)!;
+    const nginx = runs.get('nginx static')!.at(-1)!;
+    console.log(`  round ${round}  app / nginx static ${fixed(app.rps / nginx.rps, 3)} (seconds apart)`);
+  }
+  return runs;
+}
+
+/** The best round per target: the machine is shared, and interference only ever slows a run down. */
+const bestOf = (runs: Map<string, Run[]>) => (name: string) =>
+  runs.get(name)!.reduce((a, b) => (b.rps > a.rps ? b : a));
+
+function printResults(targets: Target[], runs: Map<string, Run[]>, servers: Servers): void {
+  const best = bestOf(runs);
+  const rows = targets.map((t) => {
+    const r = best(t.name);
+    return [
+      t.name,
+      fixed(r.rps, 0),
+      fixed(r.p50Ms, 2),
+      fixed(r.p99Ms, 2),
+      fixed(r.maxMs, 1),
+      fixed(r.cpuUsPerRequest, 1),
+    ];
+  });
+  console.log(
+    `\nbest round per target\n${table(['target', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'CPU µs/req'], rows)}`,
+  );
+
+  const appRun = best('app');
+  const ratio = (name: string) => appRun.rps / best(name).rps;
+  const appRounds = runs.get('app')!;
+  const sameRound = appRounds.map((r, i) => r.rps / runs.get('nginx static')![i]!.rps);
+  console.log(
+    `\napp / nginx static in the same round: median ${fixed(median(sameRound), 3)} (${sameRound.map((r) => fixed(r, 2)).join(', ')}); ` +
+      `app p99 per round: ${appRounds.map((r) => fixed(r.p99Ms, 2)).join(', ')} ms, ` +
+      `${appRounds.filter((r) => r.p99Ms <= TARGET.p99Ms).length} of ${appRounds.length} rounds ≤ ${TARGET.p99Ms} ms`,
+  );
+  console.log(
+    `\nratios: app / nginx static ${fixed(ratio('nginx static'), 3)}, app / nginx gzip ${fixed(ratio('nginx gzip'), 2)}, ` +
+      `app / app uncached ${fixed(ratio('app uncached'), 1)}, app / app no log ${fixed(ratio('app no log'), 3)}, ` +
+      `app / node bare ${fixed(ratio('node bare'), 3)}, node bare / nginx static ${fixed(best('node bare').rps / best('nginx static').rps, 3)} ` +
+      `(the request log costs ${fixed(appRun.cpuUsPerRequest - best('app no log').cpuUsPerRequest, 1)} µs CPU per request)`,
+  );
+  const { app, quiet, uncached } = servers;
+  console.log(
+    `RSS after the run: app ${mb(app.rssKb())}, app no log ${mb(quiet.rssKb())}, app uncached ${mb(uncached.rssKb())}`,
+  );
+  console.log(`load average (1/5/15 min) at the end: ${load()} on ${availableParallelism()} CPUs`);
+}
+
+/** The targets of issue 10, printed as a table; true when all pass. */
+function checkTargets(runs: Map<string, Run[]>): boolean {
+  const best = bestOf(runs);
+  const appRun = best('app');
+  const ratio = (name: string) => appRun.rps / best(name).rps;
+  const all = [...runs.values()].flat();
+  const checks: Array<[string, string, boolean]> = [
+    [
+      `app ≥ ${TARGET.vsStatic} × nginx static`,
+      fixed(ratio('nginx static'), 3),
+      ratio('nginx static') >= TARGET.vsStatic,
+    ],
+    [
+      `app ≥ ${TARGET.vsUncached} × app uncached`,
+      fixed(ratio('app uncached'), 1),
+      ratio('app uncached') >= TARGET.vsUncached,
+    ],
+    [`app p99 ≤ ${TARGET.p99Ms} ms`, fixed(appRun.p99Ms, 2), appRun.p99Ms <= TARGET.p99Ms],
+    [
+      'no errors or non-2xx',
+      String(all.reduce((n, r) => n + r.non2xx3xx + errorsOf(r), 0)),
+      all.every((r) => r.non2xx3xx === 0 && Object.values(r.errors).every((e) => e === 0)),
+    ],
+  ];
+  console.log(
+    `\n${table(
+      ['target', 'measured', 'result'],
+      checks.map(([name, value, ok]) => [name, value, ok ? 'PASS' : 'FAIL']),
+    )}`,
+  );
+  return checks.every(([, , ok]) => ok);
+}
+
 async function main(): Promise<number> {
   requireBuild();
   requireWrk();
   if (!NGINX_BIN) throw new Error('nginx is not installed (Debian package "nginx")');
 
-  const dir = mkdtempSync(join(tmpdir(), 'news-bench-'));
-  chmodSync(dir, 0o755);
-  const servers: AppProcess[] = [];
-  let nginx: NginxProcess | undefined;
+  const bench: Bench = { dir: mkdtempSync(join(tmpdir(), 'news-bench-')), servers: [] };
+  chmodSync(bench.dir, 0o755);
   try {
-    /**
-     * A server pinned where the servers run. Its log goes, as in production, to a socket whose reader
-     * (a `cat` on wrk's CPU, standing in for journald or Docker) appends it to a file in the run's folder.
-     */
-    const start = async (name: string, env: Record<string, string> = {}, args?: string[]) => {
-      const server = await startApp(env, {
-        name,
-        logFile: join(dir, `${name.replaceAll(' ', '-')}.log`),
-        ...(args && { args }),
-        ...(SERVER_CPU !== undefined && { cpu: SERVER_CPU }),
-        ...(CLIENT_CPU !== undefined && { logReaderCpu: CLIENT_CPU }),
-      });
-      servers.push(server);
-      return server;
-    };
-    const app = await start('app');
-    const quiet = await start('app no log', { LOG_LEVEL: 'silent' });
-    const uncached = await start('app uncached', { PAGE_CACHE: 'off' });
-
-    // The page as the app caches it: render once, then wait for the cached copy (it has an ETag).
-    const cached = await untilCached(
-      () => fetchBytes(`${app.url}/`, ACCEPT),
-      (r) => r.etag,
-    );
-    if (cached.status !== 200 || !cached.etag) throw new Error(`home page not cached (status ${cached.status})`);
-    const html = (await fetchBytes(`${app.url}/`, 'identity')).body;
-    const gz = (await fetchBytes(`${app.url}/`, 'gzip')).body;
-    const br = await fetchBytes(`${app.url}/`, 'br');
-
-    // The peer: the same brotli answer from a bare Node server.
-    writeFileSync(join(dir, 'bare-body.br'), br.body);
-    writeFileSync(join(dir, 'bare-headers.json'), JSON.stringify(br.headers));
-    const bare = await start('node bare', {}, [
-      ...shippedServerArgs().slice(0, -1),
-      'scripts/perf/bare-node.ts',
-      join(dir, 'bare-body.br'),
-      join(dir, 'bare-headers.json'),
-    ]);
-
-    // nginx gets the very same bytes: the HTML, and the app's gzip copy for gzip_static.
-    for (const sub of ['static', 'dynamic']) mkdirSync(join(dir, 'www', sub), { recursive: true, mode: 0o755 });
-    chmodSync(join(dir, 'www'), 0o755);
-    writeFileSync(join(dir, 'www', 'static', 'index.html'), html, { mode: 0o644 });
-    writeFileSync(join(dir, 'www', 'static', 'index.html.gz'), gz, { mode: 0o644 });
-    writeFileSync(join(dir, 'www', 'dynamic', 'index.html'), html, { mode: 0o644 });
-    nginx = await startNginx({
-      upstreams: [app.port],
-      ...(SERVER_CPU !== undefined && { cpu: SERVER_CPU }),
-      serverExtra: `
-    location /static/ { root ${dir}/www; gzip_static on; gzip_vary on; access_log off; }
-    location /dynamic/ { root ${dir}/www; gzip on; gzip_comp_level ${GZIP_LEVEL}; gzip_min_length 0; gzip_vary on; access_log off; }`,
-    });
-
-    // Warm the second process's cache too.
-    await untilCached(
-      () => fetchBytes(`${quiet.url}/`, ACCEPT),
-      (r) => r.etag,
-    );
-    const nginxPid = nginx.child.pid!;
-    const targets: Target[] = [
-      { name: 'app', url: `${app.url}/`, pid: app.pid },
-      { name: 'nginx static', url: `${nginx.url}/static/index.html`, pid: nginxPid },
-      { name: 'node bare', url: `${bare.url}/`, pid: bare.pid },
-      { name: 'app no log', url: `${quiet.url}/`, pid: quiet.pid },
-      { name: 'nginx gzip', url: `${nginx.url}/dynamic/index.html`, pid: nginxPid },
-      { name: 'app uncached', url: `${uncached.url}/`, pid: uncached.pid },
-    ];
-
-    console.log(
-      `home page HTML: ${html.length} B raw, ${gz.length} B gzip (level 9), ${br.body.length} B brotli (quality 11)`,
-    );
-    console.log(
-      `  (for reference: gzip level ${GZIP_LEVEL} ${gzipSync(html, { level: GZIP_LEVEL }).length} B, brotli q4 ${brotliCompressSync(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } }).length} B)`,
-    );
-    const sample: Array<Array<string | number>> = [];
-    for (const t of targets) {
-      const r = await fetchBytes(t.url, ACCEPT);
-      if (r.status !== 200) throw new Error(`${t.name} answered ${r.status}`);
-      sample.push([t.name, r.encoding ?? 'identity', r.body.length]);
-    }
-    console.log(
-      `\nwhat each target sends for "Accept-Encoding: ${ACCEPT}":\n${table(['target', 'encoding', 'bytes'], sample)}`,
-    );
-    console.log(
-      `\nload average (1/5/15 min) before: ${load()} on ${availableParallelism()} CPUs (other work on the machine skews the figures)`,
-    );
-    console.log(
-      `wrk: ${CONNECTIONS} connections, ${SECONDS} s per target, ${ROUNDS} rounds; ` +
-        (pinned
-          ? `servers on CPU ${SERVER_CPU}, wrk on CPU ${CLIENT_CPU}`
-          : 'not pinned (taskset or a second CPU missing)'),
-    );
-
-    // Warm-up, not counted: every server's JIT gets the same few seconds of this load first.
-    for (const t of targets) {
-      await runWrk({
-        url: t.url,
-        connections: CONNECTIONS,
-        durationS: WARMUP_SECONDS,
-        headers: { 'Accept-Encoding': ACCEPT },
-        ...(CLIENT_CPU !== undefined && { cpu: CLIENT_CPU }),
-      });
-      await settle(t.pid);
-    }
-
-    const runs = new Map<string, Run[]>();
-    for (let round = 1; round <= ROUNDS; round++) {
-      for (const t of targets) {
-        const cpuBefore = cpuMs(t.pid);
-        const wrk = await runWrk({
-          url: t.url,
-          connections: CONNECTIONS,
-          durationS: SECONDS,
-          headers: { 'Accept-Encoding': ACCEPT },
-          ...(CLIENT_CPU !== undefined && { cpu: CLIENT_CPU }),
-        });
-        const result: Run = { ...wrk, cpuUsPerRequest: ((cpuMs(t.pid) - cpuBefore) * 1000) / wrk.requests };
-        await settle(t.pid);
-        runs.set(t.name, [...(runs.get(t.name) ?? []), result]);
-        const errors = Object.values(result.errors).reduce((a, b) => a + b, 0);
-        console.log(
-          `  round ${round}  ${t.name.padEnd(13)} ${fixed(result.rps, 0).padStart(8)} req/s  p50 ${fixed(result.p50Ms, 2).padStart(7)} ms  p99 ${fixed(result.p99Ms, 2).padStart(8)} ms  CPU ${fixed(result.cpuUsPerRequest, 1).padStart(7)} µs/req` +
-            (errors || result.non2xx3xx ? `  errors ${errors}, non-2xx ${result.non2xx3xx}` : ''),
-        );
-      }
-      const app = runs.get('app')!.at(-1)!;
-      const nginx = runs.get('nginx static')!.at(-1)!;
-      console.log(`  round ${round}  app / nginx static ${fixed(app.rps / nginx.rps, 3)} (seconds apart)`);
-    }
-
-    // The best round per target: the machine is shared, and interference only ever slows a run down.
-    const best = (name: string) => runs.get(name)!.reduce((a, b) => (b.rps > a.rps ? b : a));
-    const rows = targets.map((t) => {
-      const r = best(t.name);
-      return [
-        t.name,
-        fixed(r.rps, 0),
-        fixed(r.p50Ms, 2),
-        fixed(r.p99Ms, 2),
-        fixed(r.maxMs, 1),
-        fixed(r.cpuUsPerRequest, 1),
-      ];
-    });
-    console.log(
-      `\nbest round per target\n${table(['target', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'CPU µs/req'], rows)}`,
-    );
-
-    const appRun = best('app');
-    const ratio = (name: string) => appRun.rps / best(name).rps;
-    const appRounds = runs.get('app')!;
-    const sameRound = appRounds.map((r, i) => r.rps / runs.get('nginx static')![i]!.rps);
-    console.log(
-      `\napp / nginx static in the same round: median ${fixed(median(sameRound), 3)} (${sameRound.map((r) => fixed(r, 2)).join(', ')}); ` +
-        `app p99 per round: ${appRounds.map((r) => fixed(r.p99Ms, 2)).join(', ')} ms, ` +
-        `${appRounds.filter((r) => r.p99Ms <= TARGET.p99Ms).length} of ${appRounds.length} rounds ≤ ${TARGET.p99Ms} ms`,
-    );
-    console.log(
-      `\nratios: app / nginx static ${fixed(ratio('nginx static'), 3)}, app / nginx gzip ${fixed(ratio('nginx gzip'), 2)}, ` +
-        `app / app uncached ${fixed(ratio('app uncached'), 1)}, app / app no log ${fixed(ratio('app no log'), 3)}, ` +
-        `app / node bare ${fixed(ratio('node bare'), 3)}, node bare / nginx static ${fixed(best('node bare').rps / best('nginx static').rps, 3)} ` +
-        `(the request log costs ${fixed(appRun.cpuUsPerRequest - best('app no log').cpuUsPerRequest, 1)} µs CPU per request)`,
-    );
-    console.log(
-      `RSS after the run: app ${mb(app.rssKb())}, app no log ${mb(quiet.rssKb())}, app uncached ${mb(uncached.rssKb())}`,
-    );
-    console.log(`load average (1/5/15 min) at the end: ${load()} on ${availableParallelism()} CPUs`);
-
-    const checks: Array<[string, string, boolean]> = [
-      [
-        `app ≥ ${TARGET.vsStatic} × nginx static`,
-        fixed(ratio('nginx static'), 3),
-        ratio('nginx static') >= TARGET.vsStatic,
-      ],
-      [
-        `app ≥ ${TARGET.vsUncached} × app uncached`,
-        fixed(ratio('app uncached'), 1),
-        ratio('app uncached') >= TARGET.vsUncached,
-      ],
-      [`app p99 ≤ ${TARGET.p99Ms} ms`, fixed(appRun.p99Ms, 2), appRun.p99Ms <= TARGET.p99Ms],
-      [
-        'no errors or non-2xx',
-        String(
-          [...runs.values()]
-            .flat()
-            .reduce((n, r) => n + r.non2xx3xx + Object.values(r.errors).reduce((a, b) => a + b, 0), 0),
-        ),
-        [...runs.values()].flat().every((r) => r.non2xx3xx === 0 && Object.values(r.errors).every((e) => e === 0)),
-      ],
-    ];
-    console.log(
-      `\n${table(
-        ['target', 'measured', 'result'],
-        checks.map(([name, value, ok]) => [name, value, ok ? 'PASS' : 'FAIL']),
-      )}`,
-    );
-    return checks.every(([, , ok]) => ok) ? 0 : 1;
+    const { servers, home, targets } = await startTargets(bench);
+    await printSetup(home, targets);
+    await warmUp(targets);
+    const runs = await runRounds(targets);
+    printResults(targets, runs, servers);
+    return checkTargets(runs) ? 0 : 1;
   } finally {
-    await nginx?.stop();
-    await Promise.all(servers.map((s) => s.stop()));
-    rmSync(dir, { recursive: true, force: true });
+    await bench.nginx?.stop();
+    await Promise.all(bench.servers.map((s) => s.stop()));
+    rmSync(bench.dir, { recursive: true, force: true });
   }
 }
 

@@ -1,59 +1,81 @@
-/** Production build: `npm run build`. Fails when a route's first load is over budget. */
+/**
+ * `npm run build`: the production build, as named steps (each in scripts/build/). It builds into a
+ * private folder and swaps it in whole, so a running test never sees half a build, and fails when
+ * a page is over budget (scripts/build/budget.ts).
+ */
 import * as esbuild from 'esbuild';
 import { existsSync, renameSync, rmSync } from 'node:fs';
-
-// Build into a private folder, then swap it in (see bundle.ts).
-process.env.BUILD_DIST_DIR ??= new URL(`../.dist-build-${process.pid}`, import.meta.url).pathname;
-const {
-  BUDGET,
-  cleanDist,
-  clientOptions,
+import type { Manifest } from '../src/server/manifest.ts';
+import { budgetTable, overBudget, overBudgetMessage, pageWeights, writeBudgetReport } from './build/budget.ts';
+import { FINAL_DIST, type OutputLayout, outputLayout } from './build/layout.ts';
+import { manifestFrom, routerFiles, writeManifest } from './build/manifest.ts';
+import { clientOptions, serverOptions } from './build/options.ts';
+import {
+  cleanOutput,
   copyPublic,
   copyServerFiles,
   dropInlinedCss,
-  firstLoadWeights,
-  manifestFrom,
   precompress,
-  serverOptions,
   squeeze,
-  ASSETS_OUT,
   stashSourceMaps,
-  writeManifest,
-  writeFirstLoadReport,
-  CLIENT_OUT,
-  DIST,
-  FINAL_DIST,
-} = await import('./bundle.ts');
+} from './build/post-process.ts';
 
-const started = performance.now();
-cleanDist();
-const [client] = await Promise.all([esbuild.build(clientOptions(true)), esbuild.build(serverOptions(true))]);
-if (!client.metafile) throw new Error('build: esbuild gave no metafile');
-const manifest = manifestFrom(client.metafile);
-await squeeze(ASSETS_OUT);
-stashSourceMaps();
-dropInlinedCss(ASSETS_OUT);
-copyPublic();
-copyServerFiles();
-writeManifest(manifest);
-precompress(CLIENT_OUT);
-
-const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-const weights = firstLoadWeights(manifest);
-const over = weights.filter((w) => w.js > BUDGET.js || w.css > BUDGET.css);
-console.log('first load (gzip)  page          js         css');
-for (const w of weights)
-  console.log(`                   ${w.page.padEnd(12)}  ${kb(w.js).padStart(9)}  ${kb(w.css).padStart(9)}`);
-if (over.length > 0) {
-  console.error(
-    `build: over budget (js ${kb(BUDGET.js)}, css ${kb(BUDGET.css)}): ${over.map((w) => w.page).join(', ')}`,
-  );
-  rmSync(DIST, { recursive: true, force: true });
-  process.exit(1);
+/** esbuild: the client (code-split, with its metafile) and the server, side by side. */
+async function bundle(layout: OutputLayout): Promise<esbuild.Metafile> {
+  const [client] = await Promise.all([
+    esbuild.build(clientOptions(true, layout)),
+    esbuild.build(serverOptions(true, layout)),
+  ]);
+  if (!client.metafile) throw new Error('build: esbuild gave no metafile');
+  return client.metafile;
 }
-writeFirstLoadReport(weights);
-const old = `${FINAL_DIST}.old-${process.pid}`;
-if (existsSync(FINAL_DIST)) renameSync(FINAL_DIST, old);
-renameSync(DIST, FINAL_DIST);
-rmSync(old, { recursive: true, force: true });
-console.log(`build: done in ${Math.round(performance.now() - started)} ms`);
+
+/** The public files as served: minified again, maps out, the inlined CSS gone, public/ copied. */
+async function postProcess(layout: OutputLayout): Promise<void> {
+  await squeeze(layout.assets);
+  stashSourceMaps(layout);
+  dropInlinedCss(layout.assets);
+  copyPublic(layout);
+  copyServerFiles(layout);
+}
+
+/** Fails the build when a page is over budget; otherwise writes the figures the budget test reads. */
+function checkBudgets(manifest: Manifest, afterPaint: string[], layout: OutputLayout): void {
+  const weights = pageWeights(manifest, afterPaint, layout.client);
+  console.log(budgetTable(weights));
+  const over = overBudget(weights);
+  if (over.length > 0) {
+    rmSync(layout.dist, { recursive: true, force: true });
+    throw new Error(overBudgetMessage(over));
+  }
+  writeBudgetReport(weights, layout);
+}
+
+/** Replaces dist/ with the finished build. */
+function swapIn(layout: OutputLayout): void {
+  const old = `${FINAL_DIST}.old-${process.pid}`;
+  if (existsSync(FINAL_DIST)) renameSync(FINAL_DIST, old);
+  renameSync(layout.dist, FINAL_DIST);
+  rmSync(old, { recursive: true, force: true });
+}
+
+async function build(): Promise<void> {
+  const started = performance.now();
+  const layout = outputLayout(new URL(`../.dist-build-${process.pid}`, import.meta.url).pathname);
+  cleanOutput(layout);
+  const metafile = await bundle(layout);
+  const manifest = manifestFrom(metafile, layout);
+  await postProcess(layout);
+  writeManifest(manifest, layout);
+  // A step that writes public files (a service worker listing them, say) goes here: before
+  // precompression, so it gets .br/.gz copies, and before the budget check.
+  precompress(layout.client);
+  checkBudgets(manifest, routerFiles(metafile, layout), layout);
+  swapIn(layout);
+  console.log(`build: done in ${Math.round(performance.now() - started)} ms`);
+}
+
+await build().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -5,18 +5,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as esbuild from 'esbuild';
 import { mkdirSync } from 'node:fs';
-import {
-  ASSETS_OUT,
-  clientOptions,
-  copyPublic,
-  copyServerFiles,
-  manifestFrom,
-  serverOptions,
-  writeManifest,
-} from './bundle.ts';
+import { FINAL_DIST, outputLayout } from './build/layout.ts';
+import { manifestFrom, writeManifest } from './build/manifest.ts';
+import { clientOptions, serverOptions } from './build/options.ts';
+import { copyPublic, copyServerFiles } from './build/post-process.ts';
 
-mkdirSync(ASSETS_OUT, { recursive: true });
-copyServerFiles();
+const layout = outputLayout(FINAL_DIST);
+mkdirSync(layout.assets, { recursive: true });
+copyServerFiles(layout);
 let server: ChildProcess | null = null;
 let restartTimer: NodeJS.Timeout | undefined;
 
@@ -49,15 +45,15 @@ const onEnd = (label: string, after?: (result: esbuild.BuildResult) => void): es
 });
 
 const client = await esbuild.context({
-  ...clientOptions(false),
+  ...clientOptions(false, layout),
   plugins: [
     onEnd('client', (result) => {
-      if (result.metafile) writeManifest(manifestFrom(result.metafile));
-      copyPublic();
+      if (result.metafile) writeManifest(manifestFrom(result.metafile, layout), layout);
+      copyPublic(layout);
     }),
   ],
 });
-const serverCtx = await esbuild.context({ ...serverOptions(false), plugins: [onEnd('server')] });
+const serverCtx = await esbuild.context({ ...serverOptions(false, layout), plugins: [onEnd('server')] });
 await Promise.all([client.watch(), serverCtx.watch()]);
 console.log('[dev] watching src/ — the server restarts on every rebuild');
 

@@ -36,7 +36,8 @@ import {
 import { fuzzCases, send, type Category } from './load/fuzz.ts';
 import { mixedRoutesLua } from './load/mixed-routes.ts';
 import { sigtermUnderLoad } from './load/sigterm.ts';
-import { errorCount, requireWrk, runWrk, table } from './perf/wrk.ts';
+import { errorCount, requireWrk, runWrk } from './perf/wrk.ts';
+import { table } from './text-table.ts';
 
 const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 // Long enough for V8 to size its heap for this load: the live heap stays near 30 MB, but the heap
