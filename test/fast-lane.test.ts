@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../src/server/app.ts';
 import type { Lane } from '../src/server/front-door.ts';
 import { pages } from '../src/shared/pages.ts';
-import { rawGet, rawRequest, type RawResponse } from './support/raw-http.ts';
-import { captureLogger, testConfig } from './support/test-app.ts';
+import { BROWSER_UA } from './support/http.ts';
+import { rawGet, rawGetCached, rawRequest, type RawResponse } from './support/raw-http.ts';
+import { captureLogger, linesWrittenBy, testConfig } from './support/test-app.ts';
 
-const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36';
 const routes = pages.filter((p) => p.id !== 'notFound').map((p) => p.path);
 const ENCODINGS = [
   undefined,
@@ -63,12 +63,7 @@ describe('the page fast lane and the full chain', () => {
     fast = await listen(doors.fast);
     full = await listen(doors.full);
     // Fill the cache through the full chain (the first render streams; its copy is cached a moment later).
-    for (const path of routes) {
-      for (let i = 0; !(await rawGet(portOf(full), path, { 'User-Agent': BROWSER_UA })).header('etag'); i++) {
-        if (i > 100) throw new Error(`${path} never cached`);
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    }
+    for (const path of routes) await rawGetCached(portOf(full), path);
   });
   afterAll(async () => {
     for (const server of [fast, full]) await new Promise((r) => server.close(r));
@@ -76,10 +71,12 @@ describe('the page fast lane and the full chain', () => {
 
   /** The response and the log line it wrote. */
   async function answer(server: Server, target: string, headers: Record<string, string>, method: 'GET' | 'HEAD') {
-    const before = log.rawLines().length;
-    const res = await rawGet(portOf(server), target, headers, method);
-    for (let i = 0; i < 50 && log.rawLines().length === before; i++) await new Promise((r) => setTimeout(r, 2));
-    const lines = log.rawLines().slice(before);
+    // Up to the line of a request sent after it, to the chain (which logs every request).
+    const { result: res, lines } = await linesWrittenBy(
+      log,
+      () => rawGet(portOf(server), target, headers, method),
+      (url) => rawGet(portOf(full), url),
+    );
     return { res, lines: lines.map((l) => l.replace(/"time":\d+,/, '').replace(/"responseTime":\d+/, '')) };
   }
 
@@ -164,12 +161,7 @@ describe('the page fast lane and the full chain before midnight', () => {
     const fast = await listen(doors.fast);
     const full = await listen(doors.full);
     try {
-      let first = await rawGet(portOf(full), '/about', { 'User-Agent': BROWSER_UA });
-      for (let i = 0; !first.header('etag'); i++) {
-        if (i > 100) throw new Error('/about never cached');
-        await new Promise((r) => setTimeout(r, 10));
-        first = await rawGet(portOf(full), '/about', { 'User-Agent': BROWSER_UA });
-      }
+      const first = await rawGetCached(portOf(full), '/about');
       expect(first.header('cache-control')).toBe(
         'public, max-age=0, s-maxage=60, stale-while-revalidate=60, stale-if-error=86400',
       );

@@ -10,10 +10,10 @@ import type { Config } from '../src/server/config.ts';
 import { startServer, type RunningServer } from '../src/server/lifecycle.ts';
 import { pages, type PageEntry } from '../src/shared/pages.ts';
 import { defaultSite } from '../src/shared/site.ts';
-import { rawGet, rawRequest, type RawResponse } from './support/raw-http.ts';
-import { captureLogger, testConfig } from './support/test-app.ts';
+import { BROWSER_UA } from './support/http.ts';
+import { rawGet, rawGetCached, rawRequest, type RawResponse } from './support/raw-http.ts';
+import { captureLogger, linesWrittenBy, testConfig } from './support/test-app.ts';
 
-const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36';
 const knownPages = pages.filter((p) => p.id !== 'notFound');
 
 interface TestServer {
@@ -31,16 +31,6 @@ async function serve(env: Record<string, string> = {}): Promise<TestServer> {
     log,
     stop: () => running.stop('test'),
   };
-}
-
-/** GETs a page as a browser until the page cache answers it (a cached answer carries an ETag). */
-async function untilCached(port: number, path: string): Promise<RawResponse> {
-  for (let i = 0; i < 100; i++) {
-    const res = await rawGet(port, path, { 'User-Agent': BROWSER_UA });
-    if (res.header('etag')) return res;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`${path} never came from the cache`);
 }
 
 const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
@@ -61,7 +51,7 @@ describe('absolute-form request targets cannot poison the page cache (11.1)', ()
         const poisoned = await rawGet(server.port, `http://x${path}`, { 'User-Agent': 'curl/8.14.1' }, method);
         expect(poisoned.status).toBe(page.id === 'notFound' ? 404 : 200);
         if (method === 'GET') expectFullPage(poisoned.body.toString(), page);
-        const later = await untilCached(server.port, path);
+        const later = await rawGetCached(server.port, path);
         expect(later.status).toBe(page.id === 'notFound' ? 404 : 200);
         expectFullPage(later.body.toString(), page);
       } finally {
@@ -78,12 +68,10 @@ describe('one bounded log line per request (11.3)', () => {
   });
   afterAll(() => server.stop());
 
-  /** The raw log lines written while `send` ran. */
+  /** The raw log lines `send`'s request wrote (up to the line of a request sent after it). */
   async function linesOf(send: () => Promise<RawResponse>): Promise<{ res: RawResponse; written: string[] }> {
-    const before = server.log.rawLines().length;
-    const res = await send();
-    await new Promise((r) => setTimeout(r, 20)); // the line is written when the response closes
-    return { res, written: server.log.rawLines().slice(before) };
+    const { result, lines } = await linesWrittenBy(server.log, send, (url) => rawGet(server.port, url));
+    return { res: result, written: lines };
   }
 
   it('a 404 with a 15 KB URL and a 15 KB user agent writes one line of about 2 KB', async () => {
@@ -119,7 +107,7 @@ describe('framing nginx refuses is refused before the app (11.5)', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await serve();
-    await untilCached(server.port, '/'); // so the page fast lane could answer
+    await rawGetCached(server.port, '/'); // so the page fast lane could answer
   });
   afterAll(() => server.stop());
 
@@ -191,7 +179,7 @@ describe('route variants redirect to the canonical path (11.6)', () => {
         expectFullPage(first.body.toString(), knownPages.find((p) => p.path === path)!);
       }
       // Nor does a cached page answer its variants.
-      await untilCached(server.port, '/radio');
+      await rawGetCached(server.port, '/radio');
       const cachedVariant = await rawGet(server.port, '/RADIO', { 'User-Agent': BROWSER_UA });
       expect(cachedVariant.status).toBe(301);
     } finally {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { pages } from '../src/shared/pages.ts';
 import { defaultSite } from '../src/shared/site.ts';
 import { navSections } from '../src/shared/sections-nav.ts';
-import { captureLogger, testApp } from './support/test-app.ts';
+import { captureLogger, linesWrittenBy, testApp } from './support/test-app.ts';
 import { BROWSER_UA, bodyOf, untilCached } from './support/http.ts';
 
 // 05:30 UTC on New Year's Day is still New Year's Eve in Chicago: the header must say so.
@@ -55,8 +55,8 @@ describe('unknown paths', () => {
   ];
 
   it.each(unknown)('%s is a real 404 with the not-found page and one log line saying so', async (path) => {
-    const { logger, lines } = captureLogger();
-    const app = testApp({}, { logger, now });
+    const log = captureLogger();
+    const app = testApp({}, { logger: log.logger, now });
     const res = await request(app).get(path).set('User-Agent', BROWSER_UA);
     expect(res.status).toBe(404);
     expect(res.text).toContain('>404<');
@@ -64,9 +64,14 @@ describe('unknown paths', () => {
     expect(res.text).toMatch(/<a[^>]*href="\/"[^>]*>Return to Home<\/a>/);
     expect(bodyOf(res.text)).not.toContain('site-header');
     expect(res.text).toContain('<meta name="robots" content="noindex"/>');
-    // One line per request: the request line itself says the page was not found.
-    await new Promise((r) => setTimeout(r, 10));
-    const logged = lines().filter((l) => (l.req as { url?: string } | undefined)?.url === path);
+    // One line per request: the request line itself says the page was not found (counted once a
+    // later request's line is in: lines are written as responses close).
+    await linesWrittenBy(
+      log,
+      async () => undefined,
+      (url) => request(app).get(url),
+    );
+    const logged = log.lines().filter((l) => (l.req as { url?: string } | undefined)?.url === path);
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatchObject({ level: 40, msg: 'request completed', notFound: true, res: { statusCode: 404 } });
   });

@@ -1,4 +1,5 @@
 /** Request helpers shared by the HTTP tests, the browser-free checks of the built app and the benchmarks. */
+import { untilValue } from './wait.ts';
 
 /** A desktop Chrome user agent: the server streams pages to browsers and buffers them for crawlers. */
 export const BROWSER_UA =
@@ -7,23 +8,18 @@ export const BROWSER_UA =
 /** For a request that must not hang: only stops a hung test, far beyond any answer on a busy machine. */
 export const HANG_LIMIT_MS = 60_000;
 
-/** Only stops a hung wait: the page cache stores a render a few milliseconds after it streamed. */
-const CACHED_WITHIN_MS = 30_000;
-
 const etagHeader = (res: unknown) => (res as { headers: Record<string, unknown> }).headers.etag;
 
 /**
  * Repeats a page request until the page cache answers it (the answer has an ETag): the first render
- * streams, and its compressed copy is stored just after. `etagOf` reads the ETag (default: headers.etag).
+ * streams, and its compressed copy is stored just after. `etagOf` reads the ETag (default: headers.etag;
+ * a raw-socket answer: `(res) => res.header('etag')`).
  */
-export async function untilCached<T>(send: () => PromiseLike<T>, etagOf: (res: T) => unknown = etagHeader): Promise<T> {
-  const deadline = Date.now() + CACHED_WITHIN_MS;
-  for (;;) {
+export function untilCached<T>(send: () => PromiseLike<T>, etagOf: (res: T) => unknown = etagHeader): Promise<T> {
+  return untilValue('the page to come from the page cache', async () => {
     const res = await send();
-    if (etagOf(res)) return res;
-    if (Date.now() > deadline) throw new Error(`the page never came from the cache within ${CACHED_WITHIN_MS} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+    return etagOf(res) ? res : undefined;
+  });
 }
 
 /**

@@ -5,6 +5,7 @@
  * when the answer the caller waits for is complete, never after a fixed wait.
  */
 import { connect } from 'node:net';
+import { BROWSER_UA, untilCached } from './http.ts';
 
 /** Only stops a hung exchange, far beyond any answer on a busy machine. */
 const EXCHANGE_LIMIT_MS = 60_000;
@@ -193,6 +194,14 @@ export function rawGet(
 ): Promise<RawResponse> {
   const lines = Object.entries({ Host: '127.0.0.1', Connection: 'close', ...headers }).map(([k, v]) => `${k}: ${v}`);
   return rawRequest(port, `${method} ${target} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`);
+}
+
+/** GETs `path` as a browser until the page cache answers it (a cached answer carries an ETag). */
+export function rawGetCached(port: number, path: string): Promise<RawResponse> {
+  return untilCached(
+    () => rawGet(port, path, { 'User-Agent': BROWSER_UA }),
+    (res) => res.header('etag'),
+  );
 }
 
 /** The payload of a chunked body (extensions and trailers ignored). */

@@ -3,18 +3,21 @@ import { pino } from 'pino';
 import { createApp, type AppOptions } from '../../src/server/app.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
 import type { Logger } from '../../src/server/logger.ts';
+import { untilValue } from './wait.ts';
 
 /** Configuration as the server would read it from exactly this environment (nothing inherited). */
 export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env });
 }
 
-/** A logger whose JSON lines the test can read (parsed, or as written). */
-export function captureLogger(): {
+export interface CapturedLog {
   logger: Logger;
   lines: () => Array<Record<string, unknown>>;
   rawLines: () => string[];
-} {
+}
+
+/** A logger whose JSON lines the test can read (parsed, or as written). */
+export function captureLogger(): CapturedLog {
   const raw: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -29,4 +32,28 @@ export function captureLogger(): {
 /** The app's request handler (framing checks, page fast lane, Express), for supertest. */
 export function testApp(env: Record<string, string> = {}, options: AppOptions = {}) {
   return createApp(testConfig(env), options).handle;
+}
+
+let markers = 0;
+
+/**
+ * What `send` returned and the raw log lines its requests wrote. Lines are written as responses close,
+ * in order: once the line of a request made after them is in (`after(url)` sends it, to a path that
+ * logs), every line of theirs is too. The lines before that one are returned.
+ */
+export async function linesWrittenBy<T>(
+  log: CapturedLog,
+  send: () => Promise<T>,
+  after: (url: string) => Promise<unknown>,
+): Promise<{ result: T; lines: string[] }> {
+  const before = log.rawLines().length;
+  const result = await send();
+  const marker = `/after-${process.pid}-${++markers}`;
+  await after(marker);
+  const lines = await untilValue(`the log line of ${marker}`, () => {
+    const written = log.rawLines().slice(before);
+    const at = written.findIndex((line) => line.includes(`"url":"${marker}"`));
+    return at < 0 ? undefined : written.slice(0, at);
+  });
+  return { result, lines };
 }
