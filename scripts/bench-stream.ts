@@ -144,6 +144,18 @@ function childPids(pid: number): number[] {
   }
 }
 
+/** Established TCP connections whose local port is `port` (IPv4, /proc/net/tcp): the server's side of each client. */
+function establishedTo(port: number): number {
+  const hexPort = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  return readFileSync('/proc/net/tcp', 'utf8')
+    .split('\n')
+    .slice(1)
+    .filter((line) => {
+      const fields = line.trim().split(/\s+/);
+      return fields[1]?.endsWith(hexPort) && fields[3] === '01';
+    }).length;
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -274,13 +286,17 @@ async function run(
     await sleep((rampS + 3) * 1000);
     const cpu0 = pids.reduce((n, p) => n + procTimes(p), 0);
     const t0 = performance.now();
-    /** RSS growth per listener connected at that moment (Icecast's count: the same for every server). */
+    /**
+     * RSS growth per listener connected at that moment: the established connections to the server's
+     * port, counted by the kernel the same way for every server (our proxy shares one Icecast
+     * connection among its listeners, so Icecast's count is not the listeners').
+     */
     const perListener: number[] = [];
     let icecastListeners = 0;
     while (performance.now() - runStart < (seconds - 2) * 1000) {
       const rss = pids.reduce((n, p) => n + procRssKiB(p), 0);
-      const listening = await ice.listeners().catch(() => 0);
-      icecastListeners = Math.max(icecastListeners, listening);
+      const listening = establishedTo(target.port);
+      icecastListeners = Math.max(icecastListeners, await ice.listeners().catch(() => 0));
       if (listening > 0) perListener.push((rss - rssBase) / listening);
       await sleep(500);
     }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../support/app-process.ts';
-import { parseIcecastStatus, UNKNOWN } from '../../src/server/stream/now-playing.ts';
+import { parseIcecastStatus, UNKNOWN } from '../../src/server/stream/icecast-status.ts';
 import { fetchAll, startFakeUpstream, startProxyApp, type FakeUpstream } from './helpers.ts';
 
 const source = (mount: string, extra: Record<string, unknown> = {}) => ({

@@ -4,7 +4,6 @@
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { request } from 'node:http';
-import type { Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findFrameSync, frameHeaderAt, splitFrames } from '../../src/server/audio/mp3-frames.ts';
 import { startEzstream, startIcecast, type Ezstream, type Icecast } from '../support/icecast.ts';
@@ -158,33 +157,27 @@ describe('audio through the proxy', () => {
     expect(app.streams.activeListeners).toBe(0);
   });
 
-  it('hands both connections’ HTTP parsers back to Node once the audio flows', async () => {
-    const listenerSide: Socket[] = [];
-    const upstreamSide: Socket[] = [];
-    const onConnection = (socket: Socket) => listenerSide.push(socket);
-    // Every TCP connection this process opens (public diagnostics channel): the app's to Icecast among them.
-    const onClientSocket = (message: unknown) => {
-      const { socket } = message as { socket: Socket };
-      socket.once('connect', () => socket.remotePort === ice.port && upstreamSide.push(socket));
-    };
-    app.server.on('connection', onConnection);
-    subscribe('net.client.socket', onClientSocket);
-    try {
-      const stream = await listen(`${app.url}${STREAM}`);
-      await stream.waitForBytes(16 * 1024);
-      expect(listenerSide).toHaveLength(1);
-      expect(upstreamSide).toHaveLength(1);
-      // Node keeps a 10 KiB parser per connection for its life unless it is handed back (relay.ts);
-      // a connection that never had one (a raw socket) holds none either.
-      const parserOf = (socket: Socket) => (socket as { parser?: unknown }).parser ?? null;
-      expect(parserOf(listenerSide[0]!), 'the listener connection').toBeNull();
-      expect(parserOf(upstreamSide[0]!), 'the upstream connection').toBeNull();
-      stream.destroy();
-      expect(await ice.waitForListeners(0)).toBe(0);
-    } finally {
-      app.server.off('connection', onConnection);
-      unsubscribe('net.client.socket', onClientSocket);
-    }
+  it('opens one Icecast connection per mount, whatever the number of listeners, and closes it after the last', async () => {
+    await ice.waitForListeners(0);
+    const streams = [];
+    for (let i = 0; i < 3; i++) streams.push(await listen(`${app.url}${STREAM}`));
+    for (const stream of streams) await stream.waitForBytes(16 * 1024);
+    expect(app.streams.activeListeners).toBe(3);
+    // Icecast's stats lag: one listener of our own, straight to Icecast, is counted after any second
+    // connection of the app's would have been, so the count then says whether there was one.
+    const direct = await listen(`${ice.url}/stream`);
+    expect(await ice.waitForListeners(2)).toBe(2);
+    direct.destroy();
+    expect(await ice.waitForListeners(1)).toBe(1);
+    // A listener who comes later starts at once from the burst, MP3 frames from its first byte.
+    const late = await listen(`${app.url}${STREAM}`);
+    await late.waitForBytes(16 * 1024);
+    expect(findFrameSync(late.body(), 0, 3)).toBe(0);
+    streams[0]!.destroy();
+    await until('the first listener to leave', () => app.streams.activeListeners === 3);
+    expect(await ice.listeners()).toBe(1);
+    for (const stream of [...streams, late]) stream.destroy();
+    expect(await ice.waitForListeners(0)).toBe(0);
   });
 });
 
@@ -355,7 +348,8 @@ describe('Icecast refusing a listener', () => {
   it("maps Icecast's listener limit (403) to 503 with Retry-After and no-store", async () => {
     const other = await startProxyApp({ upstreamPorts: { 8076: ice.port }, mount: '/limited' });
     try {
-      const first = await listen(`${other.url}${STREAM}`);
+      // The mount's one listener slot is taken at Icecast itself (our listeners share one connection).
+      const first = await listen(`http://127.0.0.1:${ice.port}/limited`);
       expect(first.status).toBe(200);
       await first.waitForBytes(1);
       const res = await fetchAll(`${other.url}${STREAM}`);
@@ -396,12 +390,14 @@ describe('listener caps', () => {
       expect(overProcessCap.status).toBe(503);
       expect(overProcessCap.headers['retry-after']).toMatch(/^\d+$/);
 
-      expect(await ice.waitForListeners(3)).toBe(3);
+      // Three listeners served through one Icecast connection; the refused ones reached nothing.
+      expect(capped.streams.activeListeners).toBe(3);
+      expect(await ice.waitForListeners(1)).toBe(1);
       // Icecast's stats lag: one listener of our own, straight to Icecast, is counted after any the
       // refused requests had opened, so the count then says whether they reached it.
       const direct = await listen(`${ice.url}/stream`);
       expect(direct.status).toBe(200);
-      expect(await ice.waitForListeners(4)).toBe(4);
+      expect(await ice.waitForListeners(2)).toBe(2);
 
       // A slot comes back when its listener leaves.
       a.destroy();

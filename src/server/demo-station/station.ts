@@ -27,6 +27,8 @@ export interface DemoStationOptions {
   /** 0 picks a free port. */
   port?: number;
   logger?: Logger;
+  /** How long each of DEMO_TITLES stays on air (DEMO_TITLE_MS by default). */
+  titleEveryMs?: number;
 }
 
 export interface DemoStation {
@@ -37,7 +39,16 @@ export interface DemoStation {
 }
 
 export const DEMO_STATION_NAME = 'Chicago City Radio (demo)';
-export const DEMO_TITLE = 'Lakefront Drift (demo loop)';
+/** What the demo station says is on air, in turn, so a newcomer sees the title follow the station live. */
+export const DEMO_TITLES = [
+  'Lakefront Drift (demo loop)',
+  'Morning on the L (demo loop)',
+  'Wacker Drive at Dusk (demo loop)',
+  'Prairie Wind (demo loop)',
+] as const;
+export const DEMO_TITLE = DEMO_TITLES[0];
+/** How long each demo title stays on air. */
+export const DEMO_TITLE_MS = 30_000;
 
 const TICK_MS = 100;
 const BURST_SECONDS = 2;
@@ -77,6 +88,8 @@ export async function startDemoStation(options: DemoStationOptions): Promise<Dem
   const burstFrames = Math.round((BURST_SECONDS * 1000) / loop.frameMs);
   // The clock starts one burst in, so even the first listener gets its burst at once.
   const started = performance.now() - burstFrames * loop.frameMs;
+  const titleEveryMs = options.titleEveryMs ?? DEMO_TITLE_MS;
+  const onAir = () => DEMO_TITLES[Math.floor((performance.now() - started) / titleEveryMs) % DEMO_TITLES.length]!;
   /** Frames sent so far by the shared clock (grows forever; position in the loop is this modulo count). */
   let sent = burstFrames;
 
@@ -117,7 +130,7 @@ export async function startDemoStation(options: DemoStationOptions): Promise<Dem
               listeners: listeners.size,
               server_name: DEMO_STATION_NAME,
               server_type: 'audio/mpeg',
-              title: DEMO_TITLE,
+              title: onAir(),
               bitrate: loop.bitrateKbps,
             },
           },
@@ -130,7 +143,7 @@ export async function startDemoStation(options: DemoStationOptions): Promise<Dem
       return;
     }
     // Like Icecast: no chunked encoding, the body ends when the connection does.
-    res.useChunkedEncodingByDefault = false;
+    res.removeHeader('Transfer-Encoding');
     res.writeHead(200, {
       Connection: 'close',
       'Content-Type': 'audio/mpeg',

@@ -1,6 +1,6 @@
 /**
  * The radio's server side, mounted at /api before compression:
- * - GET|HEAD /stream?port=N   the live stream through our proxy (proxy.ts)
+ * - GET|HEAD /stream?port=N   the live stream through our proxy (stream-handler.ts)
  * - GET|HEAD /now-playing?port=N   title and listener count from Icecast's status (now-playing.ts)
  * Other methods pass on to the app's 405, like every other path. The stream's own path,
  * `/api/stream` exactly, is also answered before Express (`streamLane`, see app.ts). With no
@@ -12,8 +12,9 @@ import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { startDemoStation } from '../demo-station/station.ts';
 import type { StreamConfig } from './config.ts';
-import { createIcecastStatus, createNowPlayingHandler } from './now-playing.ts';
-import { createStreamProxy, type StreamHandler } from './proxy.ts';
+import { createIcecastStatus } from './icecast-status.ts';
+import { createNowPlayingHandler } from './now-playing.ts';
+import { createStreamProxy, type StreamHandler } from './stream-handler.ts';
 import { createUpstreamHealth } from './upstream.ts';
 
 export interface StreamService {
@@ -39,7 +40,10 @@ export function createStreamService(config: StreamConfig, logger: Logger): Strea
   const health = createUpstreamHealth(logger.child({ component: 'stream-upstream' }));
   const status = createIcecastStatus(config, health);
   const proxy = createStreamProxy(config, { logger, health, status });
-  const nowPlaying = createNowPlayingHandler(config, status);
+  const nowPlaying = createNowPlayingHandler(config, status, (port) => ({
+    relaying: proxy.relaying(port),
+    count: proxy.listeners(port),
+  }));
   // A plain dispatch rather than an express Router, whose automatic OPTIONS answer (200) would
   // make these two paths the only ones not answering 405 to other methods.
   const router: RequestHandler = (req, res, next) => {
@@ -58,7 +62,7 @@ export function createStreamService(config: StreamConfig, logger: Logger): Strea
     stream: proxy.handler,
     closeAll: () => proxy.closeAll(),
     get activeListeners() {
-      return proxy.activeListeners;
+      return proxy.listeners();
     },
   };
 }

@@ -1,8 +1,10 @@
 /**
- * Concurrent listener caps, per process and per client address. A slot is
- * taken before the upstream is contacted and given back exactly once when
- * the listener's response closes.
+ * Concurrent caps, per process and per client (an IPv4 address or an IPv6 /64: client-key.ts),
+ * for the stream's listeners and, separately, the now-playing push. A slot is taken before any
+ * work is done and given back exactly once when the response closes.
  */
+import { clientKey } from './client-key.ts';
+
 export interface ListenerSlots {
   /** A release function, or null when a cap is reached. */
   take(client: string): (() => void) | null;
@@ -14,26 +16,25 @@ export interface ListenerSlots {
 export function createListenerSlots(maxTotal: number, maxPerClient: number): ListenerSlots {
   const perClient = new Map<string, number>();
   let active = 0;
+  const full = (key: string) => active >= maxTotal || (perClient.get(key) ?? 0) >= maxPerClient;
   return {
     get active() {
       return active;
     },
-    full(client) {
-      return active >= maxTotal || (perClient.get(client) ?? 0) >= maxPerClient;
-    },
+    full: (client) => full(clientKey(client)),
     take(client) {
-      if (this.full(client)) return null;
-      const mine = perClient.get(client) ?? 0;
+      const key = clientKey(client);
+      if (full(key)) return null;
       active += 1;
-      perClient.set(client, mine + 1);
+      perClient.set(key, (perClient.get(key) ?? 0) + 1);
       let released = false;
       return () => {
         if (released) return;
         released = true;
         active -= 1;
-        const left = (perClient.get(client) ?? 1) - 1;
-        if (left > 0) perClient.set(client, left);
-        else perClient.delete(client);
+        const left = (perClient.get(key) ?? 1) - 1;
+        if (left > 0) perClient.set(key, left);
+        else perClient.delete(key);
       };
     },
   };

@@ -1,150 +1,29 @@
 /**
- * Icecast's status (/status-json.xsl), read for two answers:
- * - GET /api/now-playing?port=N: the current title and listener count;
- * - HEAD /api/stream: whether a listener would get the stream now (proxy.ts),
- *   without opening a listener slot (Icecast 2.4 answers HEAD on a mount with 400).
- * One upstream request at a time per port, reused for a few seconds, so any
- * number of pages polling cost one request per interval. Icecast's JSON is not
- * always valid, and `source` may be missing, one object or an array: anything
- * unexpected yields nulls, and the page shows its default text.
+ * GET /api/now-playing?port=N: the current title and listener count as JSON, from Icecast's status
+ * (icecast-status.ts), reused for a few seconds so any number of pages cost one upstream request.
  */
-import { get } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { StreamConfig } from './config.ts';
+import type { IcecastStatus, NowPlaying } from './icecast-status.ts';
 import { requestedPort } from './port-param.ts';
-import { upstreamOrigin, type UpstreamHealth, type UpstreamStatus } from './upstream.ts';
 
-export interface NowPlaying {
-  /** Whether the mount has a source right now (null: status unknown). */
-  live: boolean | null;
-  title: string | null;
-  listeners: number | null;
+/** This process's own listeners of a port, and whether it relays the mount (then Icecast counts it as one). */
+export type LocalListeners = (port: number) => { relaying: boolean; count: number };
+
+/**
+ * Icecast counts each process that relays the mount as one listener: the count a reader sees
+ * replaces our one connection by the listeners we serve through it.
+ */
+export function withLocalListeners(nowPlaying: NowPlaying, local: { relaying: boolean; count: number }): NowPlaying {
+  if (nowPlaying.listeners === null || !local.relaying) return nowPlaying;
+  return { ...nowPlaying, listeners: Math.max(0, nowPlaying.listeners - 1) + local.count };
 }
 
-export const UNKNOWN: NowPlaying = { live: null, title: null, listeners: null };
-
-const MAX_STATUS_BYTES = 256 * 1024;
-const MAX_TITLE_LENGTH = 160;
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function cleanText(value: unknown): string | null {
-  if (typeof value !== 'string' && typeof value !== 'number') return null;
-  const text = String(value)
-    .replace(/\p{Cc}/gu, ' ') // control characters (C0, DEL, C1)
-    .replace(/\s+/g, ' ')
-    .trim();
-  if (!text) return null;
-  return text.length > MAX_TITLE_LENGTH ? `${text.slice(0, MAX_TITLE_LENGTH - 1)}…` : text;
-}
-
-function mountOf(listenurl: unknown): string | null {
-  if (typeof listenurl !== 'string') return null;
-  try {
-    return new URL(listenurl).pathname;
-  } catch {
-    return null;
-  }
-}
-
-/** Reads Icecast's status JSON for one mount; never throws. */
-export function parseIcecastStatus(body: string, mount: string): NowPlaying {
-  let data: unknown;
-  try {
-    data = JSON.parse(body);
-  } catch {
-    return UNKNOWN;
-  }
-  if (!isRecord(data) || !isRecord(data.icestats)) return UNKNOWN;
-  const raw = data.icestats.source;
-  const sources = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter(isRecord);
-  const source =
-    sources.find((s) => mountOf(s.listenurl) === mount) ??
-    (sources.length === 1 && mountOf(sources[0]!.listenurl) === null ? sources[0] : undefined);
-  if (!source) return { live: false, title: null, listeners: null };
-  const title = cleanText(source.title);
-  const artist = cleanText(source.artist);
-  const listeners =
-    typeof source.listeners === 'number' && Number.isSafeInteger(source.listeners) && source.listeners >= 0
-      ? source.listeners
-      : null;
-  return { live: true, title: artist && title ? cleanText(`${artist} - ${title}`) : title, listeners };
-}
-
-class StatusError extends Error {
-  constructor(readonly status: UpstreamStatus) {
-    super(`upstream status ${status}`);
-  }
-}
-
-function fetchStatus(url: string, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const req = get(url, { agent: false, headers: { accept: 'application/json' }, timeout: timeoutMs }, (res) => {
-      if (res.statusCode !== 200) {
-        res.resume();
-        reject(new StatusError(502));
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_STATUS_BYTES) req.destroy(new StatusError(502));
-        else chunks.push(chunk);
-      });
-      res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-      res.on('error', reject);
-    });
-    req.on('timeout', () => req.destroy(new StatusError(504)));
-    req.on('error', reject);
-  });
-}
-
-export interface StatusReading {
-  /** What GET /api/stream would answer now (200: the mount is on the air, or Icecast's JSON was unreadable). */
-  status: UpstreamStatus;
-  nowPlaying: NowPlaying;
-}
-
-export interface IcecastStatus {
-  /** The status, from a reading at most maxAgeMs old or a new one (shared with concurrent callers). */
-  read(port: number, maxAgeMs: number): Promise<StatusReading>;
-}
-
-export function createIcecastStatus(config: StreamConfig, health: UpstreamHealth): IcecastStatus {
-  const cache = new Map<number, { value: StatusReading; at: number; pending?: Promise<StatusReading> }>();
-  // No status within this: answer 504, as a listener would get after connectTimeoutMs.
-  const timeoutMs = Math.min(config.connectTimeoutMs, 3_000);
-
-  async function load(port: number): Promise<StatusReading> {
-    try {
-      const nowPlaying = parseIcecastStatus(
-        await fetchStatus(`${upstreamOrigin(config, port)}/status-json.xsl`, timeoutMs),
-        config.mount,
-      );
-      return { status: nowPlaying.live === false ? 503 : 200, nowPlaying };
-    } catch (err) {
-      return { status: err instanceof StatusError ? err.status : 502, nowPlaying: UNKNOWN };
-    }
-  }
-
-  return {
-    read(port, maxAgeMs) {
-      const entry = cache.get(port);
-      if (entry?.pending) return entry.pending;
-      if (entry && Date.now() - entry.at <= maxAgeMs) return Promise.resolve(entry.value);
-      const pending = load(port).then((value) => {
-        cache.set(port, { value, at: Date.now() });
-        health.record(port, value.status);
-        return value;
-      });
-      cache.set(port, { value: entry?.value ?? { status: 200, nowPlaying: UNKNOWN }, at: 0, pending });
-      return pending;
-    },
-  };
-}
-
-export function createNowPlayingHandler(config: StreamConfig, status: IcecastStatus): RequestHandler {
+export function createNowPlayingHandler(
+  config: StreamConfig,
+  status: IcecastStatus,
+  local: LocalListeners,
+): RequestHandler {
   return (req, res, next) => {
     const port = requestedPort(req.originalUrl, config.allowedPorts);
     if (port === null) {
@@ -156,7 +35,7 @@ export function createNowPlayingHandler(config: StreamConfig, status: IcecastSta
       .then(({ nowPlaying }) => {
         res
           .set('Cache-Control', `public, max-age=${Math.max(1, Math.floor(config.statusCacheMs / 1000))}`)
-          .json(nowPlaying);
+          .json(withLocalListeners(nowPlaying, local(port)));
       })
       .catch(next);
   };

@@ -24,8 +24,8 @@ interface Known {
 }
 
 export interface UpstreamHealth {
-  /** Records what a request to the upstream just found; logs when it changes. */
-  record(port: number, status: UpstreamStatus): void;
+  /** Records what a request to the upstream just found; logs when it changes (with `detail`). */
+  record(port: number, status: UpstreamStatus, detail?: Record<string, unknown>): void;
   /** The latest status recorded within maxAgeMs, or null. */
   latest(port: number, maxAgeMs: number): UpstreamStatus | null;
 }
@@ -33,7 +33,7 @@ export interface UpstreamHealth {
 const CHANGE: Record<UpstreamStatus, { level: 'info' | 'warn' | 'error'; message: string }> = {
   200: { level: 'info', message: 'stream upstream on the air' },
   503: { level: 'warn', message: 'stream upstream has no source (or is full)' },
-  502: { level: 'error', message: 'stream upstream unreachable' },
+  502: { level: 'error', message: 'stream upstream unreachable or not sending audio' },
   504: { level: 'error', message: 'stream upstream not answering' },
 };
 
@@ -45,12 +45,12 @@ const CHANGE: Record<UpstreamStatus, { level: 'info' | 'warn' | 'error'; message
 export function createUpstreamHealth(logger: Logger): UpstreamHealth {
   const known = new Map<number, Known>();
   return {
-    record(port, status) {
+    record(port, status, detail) {
       const previous = known.get(port);
       known.set(port, { status, at: Date.now() });
       if (previous?.status === status || (!previous && status === 200)) return;
       const { level, message } = CHANGE[status];
-      logger[level]({ port, status, was: previous?.status ?? null }, message);
+      logger[level]({ port, status, was: previous?.status ?? null, ...detail }, message);
     },
     latest(port, maxAgeMs) {
       const entry = known.get(port);

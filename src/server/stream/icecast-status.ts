@@ -1,0 +1,138 @@
+/**
+ * Icecast's status page (/status-json.xsl), read for what is on air (now-playing.ts) and for
+ * HEAD /api/stream (head.ts): one upstream request at a time per port, reused for a few seconds.
+ * Icecast's JSON is not always valid and `source` may be missing, one object or an array:
+ * anything unexpected yields nulls. A page that is too big or never finishes says nothing about
+ * the mount (status 200, unknown), since a listener's GET would still play; only a refused
+ * connection (502) or no answer at all (504) says the upstream is down.
+ */
+import { get } from 'node:http';
+import type { StreamConfig } from './config.ts';
+import { titleText } from './title-text.ts';
+import { upstreamOrigin, type UpstreamHealth, type UpstreamStatus } from './upstream.ts';
+
+export interface NowPlaying {
+  /** Whether the mount has a source right now (null: status unknown). */
+  live: boolean | null;
+  title: string | null;
+  listeners: number | null;
+}
+
+export const UNKNOWN: NowPlaying = { live: null, title: null, listeners: null };
+
+const MAX_STATUS_BYTES = 256 * 1024;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function mountOf(listenurl: unknown): string | null {
+  if (typeof listenurl !== 'string') return null;
+  try {
+    return new URL(listenurl).pathname;
+  } catch {
+    return null;
+  }
+}
+
+/** Reads Icecast's status JSON for one mount; never throws. */
+export function parseIcecastStatus(body: string, mount: string): NowPlaying {
+  let data: unknown;
+  try {
+    data = JSON.parse(body);
+  } catch {
+    return UNKNOWN;
+  }
+  if (!isRecord(data) || !isRecord(data.icestats)) return UNKNOWN;
+  const raw = data.icestats.source;
+  const sources = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter(isRecord);
+  const source =
+    sources.find((s) => mountOf(s.listenurl) === mount) ??
+    (sources.length === 1 && mountOf(sources[0]!.listenurl) === null ? sources[0] : undefined);
+  if (!source) return { live: false, title: null, listeners: null };
+  const title = titleText(source.title);
+  const artist = titleText(source.artist);
+  const listeners =
+    typeof source.listeners === 'number' && Number.isSafeInteger(source.listeners) && source.listeners >= 0
+      ? source.listeners
+      : null;
+  return { live: true, title: artist && title ? titleText(`${artist} - ${title}`) : title, listeners };
+}
+
+class StatusError extends Error {
+  constructor(readonly status: UpstreamStatus) {
+    super(`upstream status ${status}`);
+  }
+}
+
+/** The status page's body, or null when it is too big or does not finish in time. */
+function fetchStatus(url: string, timeoutMs: number): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const req = get(url, { agent: false, headers: { accept: 'application/json' }, timeout: timeoutMs }, (res) => {
+      if (res.statusCode !== 200) {
+        res.resume();
+        reject(new StatusError(502));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const giveUp = () => {
+        resolve(null);
+        req.destroy();
+      };
+      const deadline = setTimeout(giveUp, timeoutMs);
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_STATUS_BYTES) giveUp();
+        else chunks.push(chunk);
+      });
+      res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      res.on('close', () => {
+        clearTimeout(deadline);
+        resolve(null);
+      });
+    });
+    req.on('timeout', () => req.destroy(new StatusError(504)));
+    req.on('error', reject);
+  });
+}
+
+export interface StatusReading {
+  /** What GET /api/stream would answer now (200: the mount is on the air, or the status said nothing). */
+  status: UpstreamStatus;
+  nowPlaying: NowPlaying;
+}
+
+export interface IcecastStatus {
+  /** The status, from a reading at most maxAgeMs old or a new one (shared with concurrent callers). */
+  read(port: number, maxAgeMs: number): Promise<StatusReading>;
+}
+
+export function createIcecastStatus(config: StreamConfig, health: UpstreamHealth): IcecastStatus {
+  const cache = new Map<number, { value: StatusReading; at: number; pending?: Promise<StatusReading> }>();
+  // No status within this: answer 504, as a listener would get after connectTimeoutMs.
+  const timeoutMs = Math.min(config.connectTimeoutMs, 3_000);
+
+  async function load(port: number): Promise<StatusReading> {
+    try {
+      const body = await fetchStatus(`${upstreamOrigin(config, port)}/status-json.xsl`, timeoutMs);
+      const nowPlaying = body === null ? UNKNOWN : parseIcecastStatus(body, config.mount);
+      return { status: nowPlaying.live === false ? 503 : 200, nowPlaying };
+    } catch (err) {
+      return { status: err instanceof StatusError ? err.status : 502, nowPlaying: UNKNOWN };
+    }
+  }
+
+  return {
+    read(port, maxAgeMs) {
+      const entry = cache.get(port);
+      if (entry?.pending) return entry.pending;
+      if (entry && Date.now() - entry.at <= maxAgeMs) return Promise.resolve(entry.value);
+      const pending = load(port).then((value) => {
+        cache.set(port, { value, at: Date.now() });
+        health.record(port, value.status);
+        return value;
+      });
+      cache.set(port, { value: entry?.value ?? { status: 200, nowPlaying: UNKNOWN }, at: 0, pending });
+      return pending;
+    },
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * The listeners a process serves right now: who they are, for the send-timeout sweep, the
+ * shutdown, and the count now-playing reports. Each is registered when its slot is taken and
+ * removed when its response closes.
+ */
+import type { ServerResponse } from 'node:http';
+
+export interface StreamListener {
+  res: ServerResponse;
+  port: number;
+  /** True once the stream's headers are sent (an error answer is no longer possible). */
+  streaming: boolean;
+  /** Bytes the listener's socket had accepted at the last send-timeout sweep, and when that changed. */
+  accepted: number;
+  acceptedAt: number;
+}
+
+export interface ListenerRegistry {
+  add(listener: StreamListener): void;
+  delete(listener: StreamListener): void;
+  /** Listeners of one port (all when port is undefined). */
+  count(port?: number): number;
+  [Symbol.iterator](): Iterator<StreamListener>;
+}
+
+export function createListenerRegistry(): ListenerRegistry {
+  const all = new Set<StreamListener>();
+  const perPort = new Map<number, number>();
+  return {
+    add(listener) {
+      all.add(listener);
+      perPort.set(listener.port, (perPort.get(listener.port) ?? 0) + 1);
+    },
+    delete(listener) {
+      if (all.delete(listener)) perPort.set(listener.port, (perPort.get(listener.port) ?? 1) - 1);
+    },
+    count: (port) => (port === undefined ? all.size : (perPort.get(port) ?? 0)),
+    [Symbol.iterator]: () => all.values(),
+  };
+}
