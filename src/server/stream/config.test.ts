@@ -19,6 +19,7 @@ describe('stream configuration', () => {
         sendTimeoutMs: 60_000,
         maxListeners: 1_000,
         maxListenersPerClient: 8,
+        maxEventClients: 10_000,
         retryAfterSeconds: 10,
         statusCacheMs: 5_000,
       });
@@ -36,6 +37,7 @@ describe('stream configuration', () => {
       STREAM_SEND_TIMEOUT_MS: '30000',
       STREAM_MAX_LISTENERS: '5000',
       STREAM_MAX_LISTENERS_PER_CLIENT: '3',
+      STREAM_MAX_EVENT_CLIENTS: '20000',
       STREAM_RETRY_AFTER_S: '30',
       STREAM_STATUS_CACHE_MS: '10000',
     });
@@ -49,6 +51,7 @@ describe('stream configuration', () => {
       sendTimeoutMs: 30_000,
       maxListeners: 5_000,
       maxListenersPerClient: 3,
+      maxEventClients: 20_000,
       retryAfterSeconds: 30,
       statusCacheMs: 10_000,
     });

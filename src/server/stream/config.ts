@@ -23,8 +23,10 @@ export interface StreamConfig {
   sendTimeoutMs: number;
   /** Concurrent listeners per process; beyond it 503 without touching the upstream. */
   maxListeners: number;
-  /** Concurrent listeners per client address (req.ip, so TRUST_PROXY decides what that is). */
+  /** Concurrent listeners per client (req.ip, so TRUST_PROXY decides what that is; IPv6 by /64); also the push's. */
   maxListenersPerClient: number;
+  /** Concurrent now-playing push connections (GET /api/now-playing/events) per process. */
+  maxEventClients: number;
   /** Retry-After seconds on 503 answers. */
   retryAfterSeconds: number;
   /** How long the now-playing answer built from Icecast's status is reused. */
@@ -96,6 +98,7 @@ export const streamEnv = {
   STREAM_SEND_TIMEOUT_MS: wholeNumber(1_000, 600_000).optional(),
   STREAM_MAX_LISTENERS: wholeNumber(1, 100_000).optional(),
   STREAM_MAX_LISTENERS_PER_CLIENT: wholeNumber(1, 100_000).optional(),
+  STREAM_MAX_EVENT_CLIENTS: wholeNumber(1, 1_000_000).optional(),
   STREAM_RETRY_AFTER_S: wholeNumber(1, 3_600).optional(),
   STREAM_STATUS_CACHE_MS: wholeNumber(500, 300_000).optional(),
 };
@@ -127,6 +130,7 @@ export function streamConfigFrom(env: StreamEnv): StreamConfig {
     sendTimeoutMs: env.STREAM_SEND_TIMEOUT_MS ?? 60_000,
     maxListeners: env.STREAM_MAX_LISTENERS ?? 1_000,
     maxListenersPerClient: env.STREAM_MAX_LISTENERS_PER_CLIENT ?? 8,
+    maxEventClients: env.STREAM_MAX_EVENT_CLIENTS ?? 10_000,
     retryAfterSeconds: env.STREAM_RETRY_AFTER_S ?? 10,
     statusCacheMs: env.STREAM_STATUS_CACHE_MS ?? 5_000,
   };
