@@ -27,8 +27,12 @@ afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
 
-async function appFor(upstreamPort: number, overrides: Parameters<typeof startProxyApp>[0] = {}): Promise<ProxyApp> {
-  const app = await startProxyApp({ upstreamPorts: { 8076: upstreamPort }, ...overrides });
+async function appFor(
+  upstreamPort: number,
+  overrides: Parameters<typeof startProxyApp>[0] = {},
+  env: Record<string, string> = {},
+): Promise<ProxyApp> {
+  const app = await startProxyApp({ upstreamPorts: { 8076: upstreamPort }, ...overrides }, env);
   cleanup.push(() => app.close());
   return app;
 }
@@ -179,6 +183,45 @@ describe('upstream answers that are not audio', () => {
     expect(res.status).toBe(502);
     expect(res.text).toBe('Stream upstream error');
     expect(res.headers.server).toBeUndefined();
+  });
+});
+
+describe('only audio is relayed', () => {
+  it.each(['text/html; charset=utf-8', 'application/octet-stream', 'image/svg+xml', undefined])(
+    'refuses an upstream answering 200 with %s: 502, no byte of its body',
+    async (type) => {
+      const upstream = await fake((_req, res) => {
+        res.writeHead(200, type ? { 'Content-Type': type } : {});
+        res.write('<script>alert(document.cookie)</script>');
+      });
+      const app = await appFor(upstream.port);
+      const res = await fetchAll(`${app.url}${STREAM}`);
+      expect(res.status).toBe(502);
+      expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+      expect(res.text).toBe('Stream upstream error');
+      const head = await fetchAll(`${app.url}${STREAM}`, { method: 'HEAD' });
+      expect(head.status).toBe(502);
+    },
+  );
+});
+
+describe('per-client cap', () => {
+  it('counts one IPv6 /64 as one client: 40 listeners from one /64 behind a trusted proxy, 8 served', async () => {
+    const upstream = await fake((_req, res) => {
+      audioHeaders(res);
+      res.write(Buffer.alloc(1024, 1));
+    });
+    const app = await appFor(upstream.port, { maxListenersPerClient: 8 }, { TRUST_PROXY: 'loopback' });
+    const from = (address: string) => openStream(`${app.url}${STREAM}`, { headers: { 'X-Forwarded-For': address } });
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => from(`2001:db8:42:7:${i.toString(16)}::1`)));
+    const served = answers.filter((a) => a.status === 200);
+    expect(served).toHaveLength(8);
+    expect(answers.filter((a) => a.status === 503)).toHaveLength(32);
+    // Another /64 of the same /48 is another client.
+    const neighbour = await from('2001:db8:42:8::1');
+    expect(neighbour.status).toBe(200);
+    for (const a of [...answers, neighbour]) a.destroy();
+    await until(() => app.streams.activeListeners === 0);
   });
 });
 

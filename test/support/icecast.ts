@@ -129,6 +129,8 @@ export interface Icecast {
   waitForMountGone(mount?: string, timeoutMs?: number): Promise<void>;
   /** Waits until the mount's listener count equals `count`; returns the last count seen. */
   waitForListeners(count: number, mount?: string, timeoutMs?: number): Promise<number>;
+  /** Changes the mount's title as a station operator does (Icecast's admin metadata update). */
+  setTitle(title: string, mount?: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -287,6 +289,14 @@ async function startIcecastOnce(options: IcecastOptions): Promise<Icecast> {
         /* the caller asserts on the count */
       }
       return last;
+    },
+    async setTitle(title, mount = '/stream') {
+      const query = new URLSearchParams({ mount, mode: 'updinfo', song: title });
+      const res = await fetch(`${url}/admin/metadata?${query}`, {
+        headers: { Authorization: `Basic ${Buffer.from(`admin:${adminPassword}`).toString('base64')}` },
+        signal: AbortSignal.timeout(PROBE_LIMIT_MS),
+      });
+      if (!res.ok) throw new Error(`Icecast refused the metadata update: ${res.status} ${await res.text()}`);
     },
     async stop() {
       await terminate(proc);

@@ -72,6 +72,8 @@ function fetchStatus(url: string, timeoutMs: number): Promise<string | null> {
         reject(new StatusError(502));
         return;
       }
+      // The head is in, so Icecast answers: from here a slow body only makes the page unreadable.
+      req.setTimeout(0);
       const chunks: Buffer[] = [];
       let size = 0;
       const giveUp = () => {

@@ -3,14 +3,14 @@
  * while anyone follows a port (a push client, see now-playing-events.ts), Icecast's status page
  * is read every POLL_MS (the one request shared with HEAD and GET /api/now-playing) and each
  * change is handed to the followers. Status polling was chosen over the in-band ICY metadata of
- * the upstream connection (docs/decisions/022): it learns of a change within a poll, and it also
+ * the upstream connection (docs/decisions/022): it learns of a change within a poll (half a second), and it also
  * works when nobody plays the stream (the /radio page shows the title before the first play).
  */
 import type { IcecastStatus, NowPlaying } from './icecast-status.ts';
 import { type LocalListeners, withLocalListeners } from './now-playing.ts';
 
 /** How often the status is read while someone follows: a change reaches readers within about this. */
-export const POLL_MS = 1_000;
+export const POLL_MS = 500;
 
 export interface NowPlayingReader {
   /** The latest state (null before the first reading). */
