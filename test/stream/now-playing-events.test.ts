@@ -12,8 +12,8 @@ import {
   startProxyApp,
   type FakeUpstream,
   type ProxyApp,
-  until,
 } from './helpers.ts';
+import { until } from '../support/wait.ts';
 
 const EVENTS = '/api/now-playing/events?port=8076';
 
@@ -85,13 +85,13 @@ describe('the now-playing push', () => {
       expect(client.headers['cache-control']).toBe('no-store, no-transform');
       expect(client.headers['x-accel-buffering']).toBe('no');
       expect(client.headers['content-encoding']).toBeUndefined();
-      await until(() => events(client).length === 1);
+      await until('the first event', () => events(client).length === 1);
       expect(client.body().toString()).toMatch(/^retry: \d+\n\n/);
       expect(events(client)).toEqual([{ live: true, title: 'Morning Show', listeners: 7 }]);
     }
     const readsBefore = fake.requests.length;
     title = 'Afternoon Jazz';
-    for (const client of clients) await until(() => titles(client).includes('Afternoon Jazz'));
+    for (const client of clients) await until('the new title', () => titles(client).includes('Afternoon Jazz'));
     for (const client of clients) expect(titles(client)).toEqual(['Morning Show', 'Afternoon Jazz']);
     // Five clients, one reader: the status was read about once a second, not once per client.
     expect(fake.requests.length - readsBefore).toBeLessThan(clients.length);
@@ -122,7 +122,7 @@ describe('the now-playing push', () => {
     const fake = await station(() => statusOf('x'));
     const app = await appFor(fake.port);
     const clients = [await follow(`${app.url}${EVENTS}`), await follow(`${app.url}${EVENTS}`)];
-    await until(() => clients.every((c) => events(c).length === 1));
+    await until('the first events', () => clients.every((c) => events(c).length === 1));
     app.streams.closeAll();
     for (const client of clients) await client.ended;
     const after = await fetchAll(`${app.url}${EVENTS}`);
@@ -157,7 +157,7 @@ describe('a hostile station', () => {
     for (const next of [...hostile, latin1]) {
       current = next;
       const before = events(client).length;
-      await until(() => events(client).length > before);
+      await until(`an event after ${before}`, () => events(client).length > before);
       const title = titles(client).at(-1);
       seen.add(title);
       expect(typeof title).toBe('string');
@@ -182,7 +182,7 @@ describe('a hostile station', () => {
       });
       const app = await appFor(fake.port, { connectTimeoutMs: 1_000 });
       const client = await follow(`${app.url}${EVENTS}`);
-      await until(() => events(client).length > 0);
+      await until('the first event', () => events(client).length > 0);
       expect(events(client)[0], kind).toEqual({ live: null, title: null, listeners: null });
       const head = await fetchAll(`${app.url}/api/stream?port=8076`, { method: 'HEAD' });
       const get = await openStream(`${app.url}/api/stream?port=8076`);
@@ -214,13 +214,13 @@ describe('with a real Icecast', () => {
   it('pushes a title changed through Icecast’s admin interface to every client', async () => {
     const app = await appFor(ice.port);
     const clients = [await follow(`${app.url}${EVENTS}`), await follow(`${app.url}${EVENTS}`)];
-    await until(() => clients.every((c) => events(c).length > 0));
+    await until('the first events', () => clients.every((c) => events(c).length > 0));
     const title = `Evening News ${Date.now()}`;
     const changedAt = performance.now();
     await ice.setTitle(title);
     const arrived: number[] = [];
     for (const client of clients) {
-      await until(() => titles(client).includes(title));
+      await until('the new title', () => titles(client).includes(title));
       arrived.push(performance.now() - changedAt);
       expect(titles(client)).toContain(title);
     }

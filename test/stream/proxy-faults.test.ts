@@ -221,7 +221,7 @@ describe('per-client cap', () => {
     const neighbour = await from('2001:db8:42:8::1');
     expect(neighbour.status).toBe(200);
     for (const a of [...answers, neighbour]) a.destroy();
-    await until(() => app.streams.activeListeners === 0);
+    await until('every listener to be gone', () => app.streams.activeListeners === 0);
   });
 });
 
@@ -372,7 +372,7 @@ describe('streaming', () => {
     const stream = await openStream(`${app.url}${STREAM}`, { pauseMs: 1_500 });
     await stream.ended;
     expect(stream.received()).toBeLessThan(total);
-    await until(() => app.streams.activeListeners === 0);
+    await until('every listener to be gone', () => app.streams.activeListeners === 0);
     expect(app.streams.activeListeners).toBe(0);
     expect((await fetchAll(`${app.url}/healthz`)).status).toBe(200);
   });

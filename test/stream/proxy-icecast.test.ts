@@ -2,7 +2,6 @@
  * /api/stream against a real Icecast 2 fed by ezstream (test/support/icecast.ts),
  * through the real Express app on a real socket.
  */
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { request } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findFrameSync, frameHeaderAt, splitFrames } from '../../src/server/audio/mp3-frames.ts';

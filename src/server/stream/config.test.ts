@@ -58,7 +58,9 @@ describe('stream configuration', () => {
     expect(parseStreamConfig({ STREAM_UPSTREAM_HOST: '10.0.0.5' }).upstreamHost).toBe('10.0.0.5');
     expect(parseStreamConfig({ STREAM_UPSTREAM_HOST: '[::1]' }).upstreamHost).toBe('::1');
   });
+});
 
+describe('stream configuration refuses bad values', () => {
   const bad: [string, string][] = [
     ['STREAM_UPSTREAM_HOST', 'http://icecast'],
     ['STREAM_UPSTREAM_HOST', 'icecast:8000'],

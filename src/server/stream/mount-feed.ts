@@ -66,54 +66,105 @@ function refusalOf(upstream: IncomingMessage): Exclude<UpstreamStatus, 200> | nu
   return null;
 }
 
-export function createMountFeed(port: number, deps: MountFeedDeps): MountFeed {
-  const { config, health, log } = deps;
-  const waiting = new Set<StreamListener>();
-  const live = new Set<StreamListener>();
-  const burst = createBurst(BURST_BYTES);
-  let exchange: Exchange | null = null;
-  let deadline: NodeJS.Timeout | undefined;
-  let headers: HeaderList | null = null;
-  let lastHeaders: HeaderList | null = null;
-  let mpeg = false;
+class Feed implements MountFeed {
+  private readonly waiting = new Set<StreamListener>();
+  private readonly live = new Set<StreamListener>();
+  private readonly burst = createBurst(BURST_BYTES);
+  private exchange: Exchange | null = null;
+  private deadline: NodeJS.Timeout | undefined;
+  private headers: HeaderList | null = null;
+  private last: HeaderList | null = null;
+  private mpeg = false;
 
-  function teardown(): void {
-    clearTimeout(deadline);
-    exchange?.abort();
-    exchange = null;
-    headers = null;
-    burst.clear();
+  constructor(
+    private readonly port: number,
+    private readonly deps: MountFeedDeps,
+  ) {}
+
+  get liveHeaders(): HeaderList | null {
+    return this.headers;
   }
 
-  function fail(status: Exclude<UpstreamStatus, 200>, detail?: Record<string, unknown>): void {
-    health.record(port, status, detail);
-    const refused = [...waiting];
-    waiting.clear();
-    teardown();
-    for (const listener of refused) deps.refuse(listener, status);
+  get lastHeaders(): HeaderList | null {
+    return this.last;
+  }
+
+  join(listener: StreamListener): void {
+    if (this.headers) {
+      this.start(listener);
+      return;
+    }
+    this.waiting.add(listener);
+    if (!this.exchange) this.open();
+  }
+
+  leave(listener: StreamListener): void {
+    this.waiting.delete(listener);
+    this.live.delete(listener);
+    if (this.waiting.size === 0 && this.live.size === 0 && this.exchange) this.teardown();
+  }
+
+  private open(): void {
+    this.deadline = setTimeout(() => this.fail(504), this.deps.config.connectTimeoutMs);
+    this.exchange = this.deps.openExchange(this.port, {
+      response: (upstream) => this.onResponse(upstream),
+      // An error after the response head is the upstream breaking mid-stream (reset, aborted).
+      error: () => (this.headers ? this.endAll() : this.fail(502)),
+    });
+  }
+
+  private teardown(): void {
+    clearTimeout(this.deadline);
+    this.exchange?.abort();
+    this.exchange = null;
+    this.headers = null;
+    this.burst.clear();
+  }
+
+  private fail(status: Exclude<UpstreamStatus, 200>, detail?: Record<string, unknown>): void {
+    this.deps.health.record(this.port, status, detail);
+    const refused = [...this.waiting];
+    this.waiting.clear();
+    this.teardown();
+    for (const listener of refused) this.deps.refuse(listener, status);
   }
 
   /** The upstream ended, reset or stalled: every listener's stream ends (their players reconnect). */
-  function endAll(): void {
-    const ended = [...live];
-    live.clear();
-    teardown();
+  private endAll(): void {
+    const ended = [...this.live];
+    this.live.clear();
+    this.teardown();
     for (const listener of ended) listener.res.end();
-    if (waiting.size > 0) fail(502);
+    if (this.waiting.size > 0) this.fail(502);
   }
 
-  function start(listener: StreamListener): void {
-    waiting.delete(listener);
-    live.add(listener);
+  private start(listener: StreamListener): void {
+    this.waiting.delete(listener);
+    this.live.add(listener);
     listener.streaming = true;
-    setStreamHeaders(listener.res, headers!);
+    setStreamHeaders(listener.res, this.headers!);
     listener.res.flushHeaders();
-    const first = burst.snapshot(mpeg);
-    if (first) send(listener, first, log);
+    const first = this.burst.snapshot(this.mpeg);
+    if (first) send(listener, first, this.deps.log);
   }
 
-  function relay(upstream: IncomingMessage): void {
-    let aligner: FrameAligner | null = mpeg ? createFrameAligner() : null;
+  private onResponse(upstream: IncomingMessage): void {
+    clearTimeout(this.deadline);
+    const refusal = refusalOf(upstream);
+    if (refusal !== null) {
+      this.fail(refusal, { upstreamStatus: upstream.statusCode, type: upstream.headers['content-type'] });
+      return;
+    }
+    this.deps.health.record(this.port, 200);
+    this.headers = streamHeaders(upstream.rawHeaders);
+    this.last = this.headers;
+    this.mpeg = isMpegType(upstream.headers['content-type']);
+    this.relay(upstream);
+    for (const listener of [...this.waiting]) this.start(listener);
+  }
+
+  private relay(upstream: IncomingMessage): void {
+    let aligner: FrameAligner | null = this.mpeg ? createFrameAligner() : null;
     upstream.on('data', (data: Buffer) => {
       let chunk: Buffer | null = data;
       if (aligner) {
@@ -121,56 +172,20 @@ export function createMountFeed(port: number, deps: MountFeedDeps): MountFeed {
         if (chunk === null) return;
         aligner = null;
       }
-      burst.push(chunk);
-      for (const listener of live) send(listener, chunk, log);
+      this.burst.push(chunk);
+      for (const listener of this.live) send(listener, chunk, this.deps.log);
     });
     // Icecast itself drops a source silent for 10 s, so only a longer silence ends the stream here.
-    upstream.socket.setTimeout(config.idleTimeoutMs, () => {
-      health.record(port, 504);
-      endAll();
+    upstream.socket.setTimeout(this.deps.config.idleTimeoutMs, () => {
+      this.deps.health.record(this.port, 504);
+      this.endAll();
     });
     upstream.on('close', () => {
-      if (exchange) endAll();
+      if (this.exchange) this.endAll();
     });
   }
+}
 
-  function onResponse(upstream: IncomingMessage): void {
-    clearTimeout(deadline);
-    const refusal = refusalOf(upstream);
-    if (refusal !== null) {
-      fail(refusal, { upstreamStatus: upstream.statusCode, type: upstream.headers['content-type'] });
-      return;
-    }
-    health.record(port, 200);
-    headers = streamHeaders(upstream.rawHeaders);
-    lastHeaders = headers;
-    mpeg = isMpegType(upstream.headers['content-type']);
-    relay(upstream);
-    for (const listener of [...waiting]) start(listener);
-  }
-
-  function open(): void {
-    deadline = setTimeout(() => fail(504), config.connectTimeoutMs);
-    // An error after the response head is the upstream breaking mid-stream (reset, aborted).
-    exchange = deps.openExchange(port, { response: onResponse, error: () => (headers ? endAll() : fail(502)) });
-  }
-
-  return {
-    join(listener) {
-      if (headers) return start(listener);
-      waiting.add(listener);
-      if (!exchange) open();
-    },
-    leave(listener) {
-      waiting.delete(listener);
-      live.delete(listener);
-      if (waiting.size === 0 && live.size === 0 && exchange) teardown();
-    },
-    get liveHeaders() {
-      return headers;
-    },
-    get lastHeaders() {
-      return lastHeaders;
-    },
-  };
+export function createMountFeed(port: number, deps: MountFeedDeps): MountFeed {
+  return new Feed(port, deps);
 }
