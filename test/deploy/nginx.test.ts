@@ -123,6 +123,13 @@ describe('deploy/nginx.conf', () => {
     expect(seconds(/proxy_read_timeout (\S+);/.exec(stream)?.[1])).toBeGreaterThanOrEqual(600);
   });
 
+  it('passes the now-playing push on unbuffered, uncompressed and without a short read timeout', () => {
+    const events = locationBlock('= /api/now-playing/events');
+    expect(events).toMatch(/proxy_buffering off;/);
+    expect(events).toMatch(/gzip off;/);
+    expect(seconds(/proxy_read_timeout (\S+);/.exec(events)?.[1])).toBeGreaterThanOrEqual(600);
+  });
+
   it('has a location for the hashed assets', () => {
     expect(locationBlock('/assets/')).toMatch(/proxy_pass|root|alias/);
   });
@@ -175,22 +182,39 @@ interface StreamListener {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   received(): number;
+  /** The first MiB of the body as text. */
+  text(): string;
   ended: boolean;
   close(): void;
 }
 
+/** Counts the body's bytes and keeps its first MiB as text. */
+function bodyCounter() {
+  let bytes = 0;
+  let text = '';
+  return {
+    take: (c: Buffer) => {
+      bytes += c.length;
+      if (text.length < 1 << 20) text += c.toString('utf8');
+    },
+    received: () => bytes,
+    text: () => text,
+  };
+}
+
 function listenHttp1(url: string, ca: string): Promise<StreamListener> {
   return new Promise((resolve, reject) => {
-    let bytes = 0;
+    const body = bodyCounter();
     const req = httpsRequest(url, { ca, agent: false, headers: { 'User-Agent': BROWSER_UA } }, (res) => {
       const listener: StreamListener = {
         status: res.statusCode ?? 0,
         headers: res.headers,
-        received: () => bytes,
+        received: body.received,
+        text: body.text,
         ended: false,
         close: () => req.destroy(),
       };
-      res.on('data', (c: Buffer) => (bytes += c.length));
+      res.on('data', body.take);
       res.on('end', () => (listener.ended = true));
       res.on('error', () => {});
       resolve(listener);
@@ -202,7 +226,7 @@ function listenHttp1(url: string, ca: string): Promise<StreamListener> {
 
 function listenHttp2(origin: string, path: string, ca: string): Promise<StreamListener> {
   return new Promise((resolve, reject) => {
-    let bytes = 0;
+    const body = bodyCounter();
     const session = http2Connect(origin, { ca });
     session.on('error', reject);
     const req = session.request({ ':path': path, 'user-agent': BROWSER_UA });
@@ -210,14 +234,15 @@ function listenHttp2(origin: string, path: string, ca: string): Promise<StreamLi
       const listener: StreamListener = {
         status: Number(headers[':status']),
         headers,
-        received: () => bytes,
+        received: body.received,
+        text: body.text,
         ended: false,
         close: () => {
           req.close();
           session.close();
         },
       };
-      req.on('data', (c: Buffer) => (bytes += c.length));
+      req.on('data', body.take);
       req.on('end', () => {
         listener.ended = true;
         session.close();
@@ -440,6 +465,34 @@ describe('behind nginx (deploy/nginx.conf)', () => {
       for (const line of lines()) expect(line.clientIp).toBe('203.0.113.7');
     });
   });
+
+  it('passes a title change on as an event, over HTTP/1.1 and HTTP/2, without holding it back', async () => {
+    const EVENTS = '/api/now-playing/events?port=8076';
+    const clients = [
+      await listenHttp1(`${nginx.httpsUrl}${EVENTS}`, ca),
+      await listenHttp2(nginx.httpsUrl, EVENTS, ca),
+    ];
+    try {
+      for (const c of clients) {
+        expect(c.status).toBe(200);
+        expect(c.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+        expect(c.headers['content-encoding']).toBeUndefined();
+      }
+      await until('the current state', () => clients.every((c) => c.text().includes('data: {')));
+      const title = `Through nginx ${Date.now()}`;
+      const changedAt = performance.now();
+      await ice.setTitle(title);
+      // One event of a few hundred bytes: a buffering proxy would hold it until its buffer filled.
+      const after: number[] = [];
+      for (const c of clients) {
+        await until('the new title through nginx', () => c.text().includes(JSON.stringify(title)));
+        after.push(performance.now() - changedAt);
+      }
+      console.log(`title change through nginx after ${after.map((ms) => ms.toFixed(0)).join(' (h1), ')} ms (h2)`);
+    } finally {
+      for (const c of clients) c.close();
+    }
+  }, 90_000);
 
   it('relays the live stream over HTTP/1.1 and HTTP/2 without holding bytes back', async () => {
     const listeners = [
