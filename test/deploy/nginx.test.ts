@@ -272,6 +272,10 @@ describe('behind nginx (deploy/nginx.conf)', () => {
       SITE_URL: `https://${serverName}`,
       STREAM_UPSTREAM_HOST: '127.0.0.1',
       STREAM_PORT_MAP: `8076:${ice.port}`,
+      // Pages say s-maxage=0, so nginx stores none and every request here reaches an app (the
+      // rolling restart, the client address); the cache has its own file, nginx-cache.test.ts.
+      PAGE_S_MAXAGE: '0',
+      PAGE_STALE_WHILE_REVALIDATE: '0',
     };
     // One after the other: two cold starts at once can outlast startApp's limit on a busy machine.
     apps = [await startApp(env), await startApp(env)];

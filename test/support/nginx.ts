@@ -30,6 +30,8 @@ export interface SiteOptions {
   keyFile: string;
   /** Folder for the ACME challenge location's `root`. */
   acmeRoot: string;
+  /** Folder for the page cache (`proxy_cache_path`). */
+  cacheDir: string;
   /** Directives added at the top of the plain-HTTP server block (the benchmark's static locations). */
   serverExtra?: string;
 }
@@ -41,8 +43,8 @@ function swap(source: string, pattern: RegExp, replacement: string, what: string
 }
 
 /**
- * deploy/nginx.conf with the upstream servers, the listen addresses, the certificate and the ACME
- * webroot replaced. Everything else is the file as shipped.
+ * deploy/nginx.conf with the upstream servers, the listen addresses, the certificate, the ACME
+ * webroot and the page cache's folder replaced. Everything else is the file as shipped.
  */
 export function siteConfig(source: string, options: SiteOptions): string {
   const upstream = /(upstream\s+\w+\s*\{)([\s\S]*?)(\n\})/.exec(source);
@@ -74,6 +76,7 @@ export function siteConfig(source: string, options: SiteOptions): string {
     `$1${options.acmeRoot};`,
     'a root in the ACME challenge location',
   );
+  site = swap(site, /^(\s*proxy_cache_path\s+)\S+/m, `$1${options.cacheDir}`, 'proxy_cache_path');
   if (options.serverExtra) {
     site = swap(site, /^server\s*\{\s*$/m, `server {\n${options.serverExtra}\n`, 'a server block');
   }
@@ -205,6 +208,7 @@ export async function startNginx(options: StartNginxOptions): Promise<DeployNgin
     certFile: certificate.certFile,
     keyFile: certificate.keyFile,
     acmeRoot,
+    cacheDir: join(dir, 'cache'),
     ...(options.serverExtra !== undefined && { serverExtra: options.serverExtra }),
   });
   const nginx = await launch(dir, site, [port, tlsPort], options);

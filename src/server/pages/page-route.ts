@@ -60,9 +60,10 @@ export function createPageRoute(options: PageRouteOptions): RequestHandler {
     // req.path is the path of the target in any form (`GET http://x/about` too); the raw target is never rendered.
     const match = matchPath(req.path);
     if (match.kind === 'variant') {
+      // Browsers may keep it; shared caches must not (its Location keeps the query, and anyone can invent variants).
       res
         .status(301)
-        .set({ Location: match.page.path + queryOf(req.url), 'Cache-Control': 'public, max-age=3600' })
+        .set({ Location: match.page.path + queryOf(req.url), 'Cache-Control': 'private, max-age=3600' })
         .type('text/plain')
         .send('Moved Permanently');
       return;

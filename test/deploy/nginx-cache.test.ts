@@ -1,0 +1,229 @@
+/**
+ * deploy/nginx.conf's page cache, with real nginx in front of built app processes: one render for
+ * a burst of misses, one entry per content coding that every client can decode, stale pages while
+ * every app is down, nothing of yesterday after Chicago's midnight, and nothing stored for /api.
+ */
+import { Agent, request } from 'node:https';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { secondsToChicagoMidnight } from '../../src/server/pages/shared-cache.ts';
+import { formatChicagoDate } from '../../src/shared/date.ts';
+import { pages } from '../../src/shared/pages.ts';
+import { shippedServerArgs, startApp, type AppProcess } from '../support/app-process.ts';
+import { BROWSER_UA } from '../support/http.ts';
+import { startNginx, type DeployNginx } from '../support/nginx.ts';
+
+const pagePaths = pages.filter((p) => p.id !== 'notFound').map((p) => p.path);
+const SHIFTED_CLOCK = join(import.meta.dirname, '../support/shifted-clock.mjs');
+/** As deploy/README.md runs them: the same public origin for every process, so they render the same bytes. */
+const DEPLOYED = { SITE_URL: 'https://news.example.com', TRUST_PROXY: 'loopback' };
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+function client(nginx: DeployNginx) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 600, ca: nginx.certificate.cert });
+  const get = (path: string, headers: Record<string, string> = {}): Promise<Reply> =>
+    new Promise((resolve, reject) => {
+      const req = request(
+        `${nginx.httpsUrl}${path}`,
+        { agent, headers: { 'User-Agent': BROWSER_UA, ...headers }, timeout: 60_000 },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+          );
+          res.on('error', reject);
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error(`hung: ${path}`)));
+      req.on('error', reject);
+      req.end();
+    });
+  return { get, close: () => agent.destroy() };
+}
+
+/** The bytes a client gets after undoing the Content-Encoding. */
+function decoded(reply: Reply): string {
+  const coding = reply.headers['content-encoding'];
+  if (coding === 'br') return brotliDecompressSync(reply.body).toString();
+  if (coding === 'gzip') return gunzipSync(reply.body).toString();
+  if (coding !== undefined) throw new Error(`unexpected Content-Encoding ${String(coding)}`);
+  return reply.body.toString();
+}
+
+/** How many answers for `path` the app processes logged (each one a request that reached an app). */
+const atApps = (apps: AppProcess[], path: string) =>
+  apps
+    .flatMap((app) => app.logLines())
+    .filter((l) => l.msg === 'request completed' && (l.req as { url?: string } | undefined)?.url === path).length;
+
+async function stopAll(apps: AppProcess[]) {
+  await Promise.all(apps.map((app) => app.stop()));
+}
+
+describe('the page cache in deploy/nginx.conf', () => {
+  let apps: AppProcess[];
+  let nginx: DeployNginx;
+  let http: ReturnType<typeof client>;
+
+  beforeAll(async () => {
+    apps = await Promise.all([startApp(DEPLOYED, { name: 'app-a' }), startApp(DEPLOYED, { name: 'app-b' })]);
+    nginx = await startNginx({ upstreams: apps.map((a) => a.port) });
+    http = client(nginx);
+  });
+  afterAll(async () => {
+    http?.close();
+    await nginx?.stop();
+    await stopAll(apps ?? []);
+  });
+
+  it('sends one request to the apps for 500 concurrent first requests of a page', async () => {
+    const replies = await Promise.all(
+      Array.from({ length: 500 }, () => http.get('/about', { 'Accept-Encoding': 'gzip, deflate, br' })),
+    );
+    const statuses = new Set(replies.map((r) => r.status));
+    const cacheStatus = new Map<string, number>();
+    for (const r of replies) {
+      const s = String(r.headers['x-cache-status']);
+      cacheStatus.set(s, (cacheStatus.get(s) ?? 0) + 1);
+    }
+    console.log(`500 first requests of /about: ${JSON.stringify(Object.fromEntries(cacheStatus))}`);
+    expect([...statuses]).toEqual([200]);
+    expect(new Set(replies.map((r) => decoded(r))).size).toBe(1);
+    // Each answer's log line is written within 100 ms; a second one would have come by the time a page more is asked.
+    await expect.poll(() => atApps(apps, '/about')).toBe(1);
+    await http.get('/');
+    await expect.poll(() => atApps(apps, '/')).toBe(1);
+    expect(atApps(apps, '/about')).toBe(1);
+  });
+
+  it('gives identity, gzip and brotli readers bytes that decode to the same page, each from its own entry', async () => {
+    const codings: Array<[string | undefined, string | undefined]> = [
+      [undefined, undefined],
+      ['identity', undefined],
+      ['gzip', 'gzip'],
+      ['br', 'br'],
+      ['gzip, deflate, br, zstd', 'br'],
+      ['br;q=0, gzip', 'gzip'],
+      ['gzip;q=0, br;q=0', undefined],
+    ];
+    for (const path of pagePaths) {
+      // The second round must be answered from the cache, for every coding: none evicted another.
+      for (const round of [1, 2]) {
+        const texts = new Set<string>();
+        for (const [accept, expected] of codings) {
+          const reply = await http.get(path, accept === undefined ? {} : { 'Accept-Encoding': accept });
+          const what = `${path} round ${round}, Accept-Encoding: ${accept}`;
+          expect(reply.status, what).toBe(200);
+          expect(reply.headers['content-encoding'], what).toBe(expected);
+          if (round === 2) expect(reply.headers['x-cache-status'], what).toBe('HIT');
+          texts.add(decoded(reply));
+        }
+        expect(texts.size, path).toBe(1);
+        expect([...texts][0]).toContain('</html>');
+      }
+    }
+  });
+
+  it('stores nothing under /api, nor the 404 page', async () => {
+    for (const path of ['/api/now-playing?port=8076', '/no-such-page']) {
+      const before = atApps(apps, path);
+      const replies = [await http.get(path), await http.get(path)];
+      for (const reply of replies) expect(reply.headers['x-cache-status'] ?? 'MISS', path).toMatch(/^(MISS)$/);
+      await expect.poll(() => atApps(apps, path) - before).toBe(2);
+    }
+  });
+});
+
+describe('deploy/nginx.conf while every app process is down', () => {
+  let apps: AppProcess[];
+  let nginx: DeployNginx;
+  let http: ReturnType<typeof client>;
+  // Short ages, so the copies are stale by the time the apps are stopped and fresh soon after a restart.
+  const env = { ...DEPLOYED, PAGE_S_MAXAGE: '1', PAGE_STALE_WHILE_REVALIDATE: '0' };
+
+  beforeAll(async () => {
+    apps = await Promise.all([startApp(env, { name: 'app-a' }), startApp(env, { name: 'app-b' })]);
+    nginx = await startNginx({ upstreams: apps.map((a) => a.port) });
+    http = client(nginx);
+  });
+  afterAll(async () => {
+    http?.close();
+    await nginx?.stop();
+    await stopAll(apps ?? []);
+  });
+
+  it('serves the pages it has with their full HTML, answers the stream 502/503 at once, and is fresh again after a restart', async () => {
+    for (const path of pagePaths) expect((await http.get(path, { 'Accept-Encoding': 'br' })).status).toBe(200);
+    const ports = apps.map((a) => a.port);
+    await stopAll(apps);
+
+    for (const path of pagePaths) {
+      const reply = await http.get(path, { 'Accept-Encoding': 'br' });
+      expect(reply.status, path).toBe(200);
+      expect(['STALE', 'HIT'], path).toContain(reply.headers['x-cache-status']);
+      expect(decoded(reply), path).toMatch(/^<!DOCTYPE html>[\s\S]*<\/html>$/i);
+    }
+    const askedAt = Date.now();
+    const stream = await http.get('/api/stream?port=8076');
+    console.log(`/api/stream with every app down: ${stream.status} after ${Date.now() - askedAt} ms`);
+    expect([502, 503]).toContain(stream.status);
+
+    apps = await Promise.all(ports.map((port, i) => startApp({ ...env, PORT: String(port) }, { name: `app-${i}` })));
+    for (const path of pagePaths) {
+      await expect
+        .poll(async () => (await http.get(path, { 'Accept-Encoding': 'br' })).headers['x-cache-status'])
+        .toMatch(/^(MISS|EXPIRED|REVALIDATED)$/);
+    }
+  });
+});
+
+describe('deploy/nginx.conf at Chicago midnight', () => {
+  let app: AppProcess;
+  let nginx: DeployNginx;
+  let http: ReturnType<typeof client>;
+  let midnight: number;
+  let offset: number;
+
+  beforeAll(async () => {
+    // The app's clock says 20 s before the next Chicago midnight; nginx keeps real time. A whole
+    // number of seconds apart, so both turn their seconds at the same moment, as on one host.
+    const second = Date.now() - (Date.now() % 1000);
+    midnight = second + secondsToChicagoMidnight(new Date(second)) * 1000;
+    offset = midnight - 20_000 - second;
+    app = await startApp(
+      { ...DEPLOYED, FAKE_CLOCK_OFFSET_MS: String(offset) },
+      { args: ['--import', SHIFTED_CLOCK, ...shippedServerArgs()] },
+    );
+    nginx = await startNginx({ upstreams: [app.port] });
+    http = client(nginx);
+  });
+  afterAll(async () => {
+    http?.close();
+    await nginx?.stop();
+    await app?.stop();
+  });
+
+  it('does not serve a page cached before midnight after it', async () => {
+    const before = formatChicagoDate(new Date(midnight - 60_000));
+    const after = formatChicagoDate(new Date(midnight + 60_000));
+    const first = await http.get('/', { 'Accept-Encoding': 'br' });
+    expect(Date.now() + offset, 'the app started too slowly to test before midnight').toBeLessThan(midnight);
+    console.log(`before midnight: ${String(first.headers['cache-control'])}`);
+    expect(decoded(first)).toContain(before);
+    const again = await http.get('/', { 'Accept-Encoding': 'br' });
+    if (Date.now() + offset < midnight - 1000) expect(again.headers['x-cache-status']).toBe('HIT');
+
+    await expect.poll(() => Date.now() + offset > midnight + 200).toBe(true);
+    const late = await http.get('/', { 'Accept-Encoding': 'br' });
+    console.log(`after midnight: ${String(late.headers['x-cache-status'])}`);
+    expect(decoded(late)).toContain(after);
+    expect(decoded(late)).not.toContain(before);
+  });
+});
