@@ -7,12 +7,12 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type App } from '../src/server/app.ts';
+import type { App } from '../src/server/app.ts';
 import type { Lane } from '../src/server/front-door.ts';
 import { pages } from '../src/shared/pages.ts';
 import { BROWSER_UA } from './support/http.ts';
 import { rawGet, rawGetCached, rawRequest, type RawResponse } from './support/raw-http.ts';
-import { captureLogger, linesWrittenBy, testConfig } from './support/test-app.ts';
+import { appFor, captureLogger, linesWrittenBy, testConfig } from './support/test-app.ts';
 
 const routes = pages.filter((p) => p.id !== 'notFound').map((p) => p.path);
 const ENCODINGS = [
@@ -58,7 +58,7 @@ describe('the page fast lane and the full chain', () => {
   let full: Server;
 
   beforeAll(async () => {
-    app = createApp(testConfig({ TRUST_PROXY: 'loopback' }), { logger: log.logger });
+    app = appFor(testConfig({ TRUST_PROXY: 'loopback' }), { logger: log.logger });
     const doors = fastAndFull(app);
     fast = await listen(doors.fast);
     full = await listen(doors.full);
@@ -156,7 +156,7 @@ describe('the page fast lane and the full chain before midnight', () => {
   it('send the same shortened Cache-Control as Chicago midnight nears, for 200 and 304', async () => {
     // 11 p.m. in Chicago when the page is rendered and cached, 23:59:00 when it is asked for again.
     let now = new Date('2026-11-26T05:00:00Z');
-    const app = createApp(testConfig(), { now: () => now });
+    const app = appFor(testConfig(), { now: () => now });
     const doors = fastAndFull(app);
     const fast = await listen(doors.fast);
     const full = await listen(doors.full);

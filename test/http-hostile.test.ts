@@ -5,9 +5,8 @@
  */
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../src/server/app.ts';
 import type { Config } from '../src/server/config.ts';
-import { startServer, type RunningServer } from '../src/server/lifecycle.ts';
+import { startRuntime } from '../src/server/runtime.ts';
 import { pages, type PageEntry } from '../src/shared/pages.ts';
 import { defaultSite } from '../src/shared/site.ts';
 import { BROWSER_UA } from './support/http.ts';
@@ -25,7 +24,7 @@ interface TestServer {
 async function serve(env: Record<string, string> = {}): Promise<TestServer> {
   const config: Config = { ...testConfig(env), port: 0 };
   const log = captureLogger();
-  const running: RunningServer = await startServer(createApp(config, { logger: log.logger }), config, log.logger);
+  const running = await startRuntime(config, { logger: log.logger });
   return {
     port: (running.server.address() as AddressInfo).port,
     log,

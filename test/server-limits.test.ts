@@ -5,13 +5,12 @@
  */
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../src/server/app.ts';
-import { startServer, type RunningServer } from '../src/server/lifecycle.ts';
+import { type Runtime, startRuntime } from '../src/server/runtime.ts';
 import { getWithBody, oversizedHeaders, pageArrived, slowHeaders, statusOf } from './support/raw-http.ts';
 import { captureLogger, testConfig } from './support/test-app.ts';
 
 describe('server limits', () => {
-  let running: RunningServer;
+  let running: Runtime;
   let port: number;
 
   beforeAll(async () => {
@@ -19,7 +18,7 @@ describe('server limits', () => {
     const env = { HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '300000', MAX_HEADER_SIZE: '8192' };
     const config = { ...testConfig(env), port: 0 };
     const { logger } = captureLogger();
-    running = await startServer(createApp(config, { logger }), config, logger);
+    running = await startRuntime(config, { logger });
     port = (running.server.address() as AddressInfo).port;
   });
   afterAll(() => running.stop('test'));

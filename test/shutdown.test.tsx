@@ -2,8 +2,7 @@ import { get } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { use } from 'react';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../src/server/app.ts';
-import { startServer } from '../src/server/lifecycle.ts';
+import { startRuntime } from '../src/server/runtime.ts';
 import { startApp } from './support/app-process.ts';
 import { captureLogger, testConfig } from './support/test-app.ts';
 
@@ -31,8 +30,7 @@ describe('graceful shutdown', () => {
     }
     const config = { ...testConfig(), port: 0 };
     const { logger, lines } = captureLogger();
-    const app = createApp(config, { logger, appTree: () => <SlowPage /> });
-    const { server, stop } = await startServer(app, config, logger);
+    const { server, stop } = await startRuntime(config, { logger, appTree: () => <SlowPage /> });
     const { port } = server.address() as AddressInfo;
 
     const inFlight = fetchStatus(port, '/');

@@ -13,7 +13,7 @@ import type { ReactNode } from 'react';
 import { type StaticFiles, staticFiles } from './assets.ts';
 import type { Config } from './config.ts';
 import { type AnswerObserver, createFrontDoor, type FrontDoor, type Lane, type LaneName } from './front-door.ts';
-import { createLogger, type Logger } from './logger.ts';
+import type { Logger } from './logger.ts';
 import { loadManifest } from './manifest.ts';
 import { createFastLane } from './pages/fast-lane.ts';
 import { chicagoDay, PageCache } from './pages/page-cache.ts';
@@ -23,17 +23,21 @@ import { seoRoutes } from './pages/seo.ts';
 import { sendServerError } from './pages/server-error.ts';
 import { createRequestLog, cut } from './request-log.ts';
 import { type HeaderList, securityHeaders } from './security.ts';
-import { createStreamService, type StreamService } from './stream/index.ts';
+import type { StreamService } from './stream/index.ts';
 
 export interface AppOptions {
-  logger?: Logger;
   /** Tests swap in an app tree that throws or hangs. */
   appTree?: (location: string) => ReactNode;
   now?: () => Date;
-  /** The radio's routes; main.ts makes them, to hand the same service to the server's graceful stop. */
-  streams?: StreamService;
   /** Told of every logged answer and the lane that gave it. */
   observe?: AnswerObserver;
+}
+
+/** What the composition root (runtime.ts) gives the app. */
+export interface AppParts extends AppOptions {
+  logger: Logger;
+  /** The radio's routes and stream (the root stops them). */
+  streams: StreamService;
 }
 
 export interface App {
@@ -43,7 +47,6 @@ export interface App {
   lanes: readonly Lane[];
   /** A front door over some of the lanes (tests compare the fast lane's answers with the chain's). */
   doorOver(lanes: readonly Lane[]): FrontDoor;
-  streams: StreamService;
 }
 
 /**
@@ -140,10 +143,9 @@ function expressLanes(app: Express, files: StaticFiles): Lane[] {
   ];
 }
 
-export function createApp(config: Config, options: AppOptions = {}): App {
-  const logger = options.logger ?? createLogger(config.logLevel);
+export function createApp(config: Config, parts: AppParts): App {
+  const { logger, streams, ...options } = parts;
   const manifest = loadManifest(config.distDir);
-  const streams = options.streams ?? createStreamService(config.stream, logger);
   const security: HeaderList = securityHeaders(config.site);
   const now = options.now ?? (() => new Date());
   const today = chicagoDay(now);
@@ -189,5 +191,5 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   ];
   const doorOver = (some: readonly Lane[]) =>
     createFrontDoor({ lanes: some, security, requestLog, ...(options.observe && { observe: options.observe }) });
-  return { handle: doorOver(lanes), lanes, doorOver, streams };
+  return { handle: doorOver(lanes), lanes, doorOver };
 }

@@ -1,11 +1,10 @@
 /**
- * The HTTP server around the app: limits that cut slow or oversized requests,
- * and a graceful stop. Stopping closes the listening socket, closes idle
- * keep-alive connections, ends open streams, lets in-flight pages finish, and
+ * The HTTP server around the request handler: limits that cut slow or oversized requests, and a
+ * graceful stop. Stopping closes the listening socket, closes idle keep-alive connections, lets
+ * answers under way finish (the composition root ends the open streams, which never would), and
  * gives up after the shutdown timeout.
  */
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { App } from './app.ts';
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
 
@@ -15,7 +14,7 @@ export interface RunningServer {
   stop(reason: string): Promise<void>;
 }
 
-export function startServer(app: App, config: Config, logger: Logger): Promise<RunningServer> {
+export function startServer(handle: RequestListener, config: Config, logger: Logger): Promise<RunningServer> {
   const server = createServer(
     {
       maxHeaderSize: config.maxHeaderSize,
@@ -28,7 +27,7 @@ export function startServer(app: App, config: Config, logger: Logger): Promise<R
     },
     (req, res) => {
       if (stopping) res.setHeader('Connection', 'close');
-      app.handle(req, res);
+      handle(req, res);
       // Only answers still under way (a render, a stream) are followed: a cached page or a file
       // was sent in full just now, and costs nothing more here.
       if (!res.writableEnded) follow(res);
@@ -38,8 +37,6 @@ export function startServer(app: App, config: Config, logger: Logger): Promise<R
   // connection until this passes with no byte moving, then it is closed (Node destroys a socket
   // whose timeout nobody handles). Between requests the keep-alive timeout applies instead.
   server.setTimeout(config.timeouts.sendMs);
-  const { streams } = app;
-
   // While stopping, answers say "Connection: close" and a keep-alive connection is closed as soon
   // as its last answer is done, so clients (and nginx) reconnect to another process.
   let stopping: Promise<void> | null = null;
@@ -65,7 +62,6 @@ export function startServer(app: App, config: Config, logger: Logger): Promise<R
       });
       server.closeIdleConnections();
       for (const res of active) if (!res.headersSent) res.setHeader('Connection', 'close');
-      streams.closeAll();
     });
     return stopping;
   };

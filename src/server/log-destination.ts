@@ -61,6 +61,12 @@ export class BufferedDestination {
     this.used += this.buffer.write(line, this.used);
   }
 
+  /** pino's `logger.flush(done)`: what waits, as far as stdout takes it now. */
+  flush(done: (error?: Error) => void): void {
+    this.flushSync();
+    done();
+  }
+
   /** Writes what waits, as far as stdout takes it now. */
   flushSync(): void {
     if (this.used === 0) {

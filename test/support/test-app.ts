@@ -1,8 +1,9 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { createApp, type AppOptions } from '../../src/server/app.ts';
+import { type App, type AppParts, createApp } from '../../src/server/app.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
-import type { Logger } from '../../src/server/logger.ts';
+import { createLogger, type Logger } from '../../src/server/logger.ts';
+import { createStreamService } from '../../src/server/stream/index.ts';
 import { untilValue } from './wait.ts';
 
 /** Configuration as the server would read it from exactly this environment (nothing inherited). */
@@ -29,9 +30,15 @@ export function captureLogger(): CapturedLog {
   return { logger, lines: () => raw.map((l) => JSON.parse(l) as Record<string, unknown>), rawLines: () => [...raw] };
 }
 
-/** The app's request handler (framing checks, page fast lane, Express), for supertest. */
-export function testApp(env: Record<string, string> = {}, options: AppOptions = {}) {
-  return createApp(testConfig(env), options).handle;
+/** The app without a server, with the parts the composition root would give it (a silent log unless given one). */
+export function appFor(config: Config, parts: Partial<AppParts> = {}): App {
+  const logger = parts.logger ?? createLogger(config.logLevel);
+  return createApp(config, { streams: createStreamService(config.stream, logger), ...parts, logger });
+}
+
+/** The app's request handler (the front door over every lane), for supertest. */
+export function testApp(env: Record<string, string> = {}, parts: Partial<AppParts> = {}) {
+  return appFor(testConfig(env), parts).handle;
 }
 
 let markers = 0;

@@ -5,14 +5,12 @@
  * - GET /now-playing/events?port=N   the same, pushed as it changes (now-playing-events.ts)
  * Other methods pass on to the app's 405, like every other path. The two long-lived paths,
  * `/api/stream` and `/api/now-playing/events` exactly, are also answered before Express
- * (`streamLane`, see app.ts). With no
- * upstream configured, prepareStream() starts the built-in demo station on
- * loopback and points the proxy at it.
+ * (the stream lane, see app.ts). With no upstream configured, the composition root (runtime.ts)
+ * starts the built-in demo station on loopback and gives this service its address.
  */
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { startDemoStation } from '../demo-station/station.ts';
 import type { StreamConfig } from './config.ts';
 import { createIcecastStatus } from './icecast-status.ts';
 import { createNowPlayingHandler } from './now-playing.ts';
@@ -82,21 +80,5 @@ export function createStreamService(config: StreamConfig, logger: Logger): Strea
     get activeListeners() {
       return proxy.listeners();
     },
-  };
-}
-
-/** Starts the embedded demo station when no upstream is configured; returns the config to use. */
-export async function prepareStream(
-  config: StreamConfig,
-  logger: Logger,
-): Promise<{ config: StreamConfig; close(): Promise<void> }> {
-  if (config.upstreamHost) return { config, close: async () => {} };
-  logger.info('STREAM_UPSTREAM_HOST is not set: playing the built-in demo station');
-  const station = await startDemoStation({ mount: config.mount, host: '127.0.0.1', port: 0, logger });
-  // Visitors still ask for the public port (8076); it maps to wherever the station listens.
-  const upstreamPorts = Object.fromEntries(config.allowedPorts.map((p) => [p, station.port]));
-  return {
-    config: { ...config, upstreamHost: '127.0.0.1', upstreamPorts },
-    close: () => station.close(),
   };
 }
