@@ -59,6 +59,46 @@ interface ListenerResult {
   error?: string;
 }
 
+/** One listener: connects, sends the request, reads for `readMs`, and counts what arrives. */
+function listen(host: string, port: number, request: Buffer, readMs: number): Promise<ListenerResult> {
+  return new Promise<ListenerResult>((resolve) => {
+    const start = performance.now();
+    const r: ListenerResult = { status: 0, ttfbMs: -1, bytes: 0, steadyBytes: 0, steadyMs: 0 };
+    let head = '';
+    let inBody = false;
+    let steadyFrom = -1;
+    /** The body bytes in a chunk: none until the response head has ended. */
+    const bodyOf = (chunk: Buffer): Buffer | undefined => {
+      if (inBody) return chunk;
+      head += chunk.toString('latin1');
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0) return undefined;
+      r.status = Number(head.slice(9, 12));
+      inBody = true;
+      return chunk.subarray(chunk.length - (head.length - end - 4));
+    };
+    const socket = connect({ host, port });
+    socket.on('connect', () => socket.write(request));
+    socket.on('data', (chunk: Buffer) => {
+      const now = performance.now();
+      if (r.ttfbMs < 0) r.ttfbMs = now - start;
+      const body = bodyOf(chunk);
+      if (!body) return;
+      r.bytes += body.length;
+      if (now - start < 5_000) return;
+      if (steadyFrom < 0) steadyFrom = now;
+      else r.steadyBytes += body.length;
+      r.steadyMs = now - steadyFrom;
+    });
+    const timer = setTimeout(() => socket.destroy(), readMs);
+    socket.on('error', (e) => (r.error = e.message));
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(r);
+    });
+  });
+}
+
 async function runClient(spec: string): Promise<void> {
   const { host, port, path, count, rampMs, readMs } = JSON.parse(spec) as {
     host: string;
@@ -77,42 +117,7 @@ async function runClient(spec: string): Promise<void> {
     const due = t0 + (i * rampMs) / count;
     const wait = due - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    results.push(
-      new Promise<ListenerResult>((resolve) => {
-        const start = performance.now();
-        const r: ListenerResult = { status: 0, ttfbMs: -1, bytes: 0, steadyBytes: 0, steadyMs: 0 };
-        let head = '';
-        let inBody = false;
-        let steadyFrom = -1;
-        const socket = connect({ host, port });
-        socket.on('connect', () => socket.write(request));
-        socket.on('data', (chunk: Buffer) => {
-          const now = performance.now();
-          if (r.ttfbMs < 0) r.ttfbMs = now - start;
-          let body = chunk;
-          if (!inBody) {
-            head += chunk.toString('latin1');
-            const end = head.indexOf('\r\n\r\n');
-            if (end < 0) return;
-            r.status = Number(head.slice(9, 12));
-            inBody = true;
-            body = chunk.subarray(chunk.length - (head.length - end - 4));
-          }
-          r.bytes += body.length;
-          if (now - start >= 5_000) {
-            if (steadyFrom < 0) steadyFrom = now;
-            else r.steadyBytes += body.length;
-            r.steadyMs = now - steadyFrom;
-          }
-        });
-        const timer = setTimeout(() => socket.destroy(), readMs);
-        socket.on('error', (e) => (r.error = e.message));
-        socket.on('close', () => {
-          clearTimeout(timer);
-          resolve(r);
-        });
-      }),
-    );
+    results.push(listen(host, port, request, readMs));
   }
   process.stdout.write(JSON.stringify(await Promise.all(results)));
 }

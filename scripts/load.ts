@@ -185,21 +185,23 @@ async function fuzz(server: AppProcess): Promise<void> {
   let fivexx = 0;
   let errors = 0;
   let next = 0;
+  const record = (c: (typeof cases)[number], outcome: Awaited<ReturnType<typeof send>>) => {
+    const entry = byCategory.get(c.category) ?? { n: 0, statuses: new Map() };
+    entry.n++;
+    entry.statuses.set(outcome.status, (entry.statuses.get(outcome.status) ?? 0) + 1);
+    byCategory.set(c.category, entry);
+    if (outcome.status >= 500) fivexx++;
+    if (outcome.error) errors++;
+    if (outcome.leaked) leaks.push(`${c.target} (${outcome.leaked})`);
+    if (outcome.status !== c.expected && wrong.length < 1_000)
+      wrong.push(`${outcome.status || outcome.error} ≠ ${c.expected}: ${JSON.stringify(c.target.slice(0, 120))}`);
+  };
   const started = performance.now();
   await Promise.all(
     Array.from({ length: 32 }, async () => {
       while (next < cases.length) {
         const c = cases[next++]!;
-        const outcome = await send(agent, server.port, c.target);
-        const entry = byCategory.get(c.category) ?? { n: 0, statuses: new Map() };
-        entry.n++;
-        entry.statuses.set(outcome.status, (entry.statuses.get(outcome.status) ?? 0) + 1);
-        byCategory.set(c.category, entry);
-        if (outcome.status >= 500) fivexx++;
-        if (outcome.error) errors++;
-        if (outcome.leaked) leaks.push(`${c.target} (${outcome.leaked})`);
-        if (outcome.status !== c.expected && wrong.length < 1_000)
-          wrong.push(`${outcome.status || outcome.error} ≠ ${c.expected}: ${JSON.stringify(c.target.slice(0, 120))}`);
+        record(c, await send(agent, server.port, c.target));
       }
     }),
   );

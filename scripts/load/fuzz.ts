@@ -116,89 +116,121 @@ export const LEAK_MARKERS = [
   '"pages":{',
 ];
 
+/** The pieces targets are made of, drawn from one seeded sequence. */
+class TargetText {
+  readonly random: () => number;
+  private readonly reserved: Set<string>;
+
+  constructor(random: () => number, reserved: Set<string>) {
+    this.random = random;
+    this.reserved = reserved;
+  }
+
+  int(n: number): number {
+    return Math.floor(this.random() * n);
+  }
+
+  pick<T>(items: readonly T[]): T {
+    return items[this.int(items.length)]!;
+  }
+
+  piece(): string {
+    const r = this.random();
+    if (r < 0.45) return UNRESERVED[this.int(UNRESERVED.length)]!;
+    if (r < 0.55) return SUB_DELIMS[this.int(SUB_DELIMS.length)]!;
+    if (r < 0.62) return this.pick(ODD_RAW);
+    if (r < 0.8) return `%${this.int(256).toString(16).padStart(2, '0').toUpperCase()}`;
+    return this.pick(ODD_ESCAPES);
+  }
+
+  segment(max: number): string {
+    return Array.from({ length: 1 + this.int(max) }, () => this.piece()).join('');
+  }
+
+  /** A first segment that names nothing the server serves. */
+  unknownFirst(max: number): string {
+    const s = this.segment(max);
+    const d = decodedLower(s);
+    const bare = d.replace(/^[./~]+|[./~]+$/g, '');
+    const named = this.reserved.has(d) || this.reserved.has(bare);
+    return named || d === '' || d === '.' || d === '..' || bare === '' ? `z${s}` : s;
+  }
+
+  unknownPath(segments: number, max: number): string {
+    return `/${[this.unknownFirst(max), ...Array.from({ length: this.int(segments) }, () => this.segment(max))].join('/')}`;
+  }
+
+  query(max: number): string {
+    const pairs = Array.from(
+      { length: 1 + this.int(4) },
+      () => `${this.segment(8)}${this.random() < 0.8 ? `=${this.segment(max)}` : ''}`,
+    );
+    return pairs.join(this.random() < 0.9 ? '&' : '&&').replace(/#/g, '%23');
+  }
+}
+
+function decodedLower(s: string): string {
+  try {
+    return decodeURIComponent(s).toLowerCase();
+  } catch {
+    return s.toLowerCase();
+  }
+}
+
+/** Long, but under the 16 KB header limit with the rest of the request. */
+function longCase(text: TargetText): FuzzCase {
+  let target = text.unknownPath(60, 40).replace(/#/g, '%23');
+  while (target.length < 1_000 + text.int(9_000)) target += `/${text.segment(60).replace(/#/g, '%23')}`;
+  if (text.random() < 0.3) target += `?${'q='.concat('x'.repeat(text.int(3_000)))}`;
+  return { category: 'long', target: target.slice(0, 12_000).replace(/%[0-9a-fA-F]?$/, ''), expected: 404 };
+}
+
+function pageQueryCase(text: TargetText, known: string[]): FuzzCase {
+  const page = text.random() < 0.2 ? '/' : text.pick(known);
+  const long = text.random() < 0.1;
+  const query = long ? 'x'.repeat(text.int(6_000)) : text.query(text.random() < 0.1 ? 2_000 : 30);
+  return { category: 'page+query', target: `${page}?${query}`, expected: 200 };
+}
+
+/** Raw bytes outside what a request line may carry: the HTTP parser answers 400 itself. */
+function invalidBytesCase(text: TargetText): FuzzCase {
+  const bad = String.fromCharCode(text.random() < 0.5 ? 0x80 + text.int(0x80) : 0x7f);
+  return {
+    category: 'invalid bytes',
+    target: `/${text.unknownFirst(6).replace(/#/g, '')}${bad}${text.segment(6).replace(/#/g, '')}`,
+    expected: 400,
+  };
+}
+
+function oneCase(text: TargetText, known: string[]): FuzzCase {
+  const r = text.random();
+  if (r < 0.3) return { category: 'unknown', target: text.unknownPath(5, 12).replace(/#/g, '%23'), expected: 404 };
+  if (r < 0.4) {
+    const target = `${text.unknownPath(3, 10).replace(/#/g, '%23')}?${text.query(40)}`;
+    return { category: 'unknown+query', target, expected: 404 };
+  }
+  if (r < 0.5) {
+    const base = text.pick(TRAVERSALS);
+    return { category: 'traversal', target: text.random() < 0.5 ? base : `${base}?${text.query(10)}`, expected: 404 };
+  }
+  if (r < 0.58) return longCase(text);
+  if (r < 0.85) return pageQueryCase(text, known);
+  if (r < 0.95) {
+    const prefix = text.random() < 0.5 ? '/api' : '/assets';
+    return { category: 'api/assets', target: `${prefix}/z${text.segment(20).replace(/#/g, '%23')}`, expected: 404 };
+  }
+  return invalidBytesCase(text);
+}
+
 export function fuzzCases(
   count: number,
   seed: number,
   pagePaths: string[],
   reservedFirstSegments: string[],
 ): FuzzCase[] {
-  const random = prng(seed);
-  const int = (n: number) => Math.floor(random() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
-  const reserved = new Set(reservedFirstSegments.map((s) => s.toLowerCase()));
+  const text = new TargetText(prng(seed), new Set(reservedFirstSegments.map((s) => s.toLowerCase())));
   const known = pagePaths.filter((p) => p !== '/');
-
-  const piece = (): string => {
-    const r = random();
-    if (r < 0.45) return UNRESERVED[int(UNRESERVED.length)]!;
-    if (r < 0.55) return SUB_DELIMS[int(SUB_DELIMS.length)]!;
-    if (r < 0.62) return pick(ODD_RAW);
-    if (r < 0.8) return `%${int(256).toString(16).padStart(2, '0').toUpperCase()}`;
-    return pick(ODD_ESCAPES);
-  };
-  const segment = (max: number): string => Array.from({ length: 1 + int(max) }, piece).join('');
-  const decodedLower = (s: string): string => {
-    try {
-      return decodeURIComponent(s).toLowerCase();
-    } catch {
-      return s.toLowerCase();
-    }
-  };
-  /** A first segment that names nothing the server serves. */
-  const unknownFirst = (max: number): string => {
-    const s = segment(max);
-    const d = decodedLower(s);
-    const bare = d.replace(/^[./~]+|[./~]+$/g, '');
-    return reserved.has(d) || reserved.has(bare) || d === '' || d === '.' || d === '..' || bare === '' ? `z${s}` : s;
-  };
-  const unknownPath = (segments: number, max: number): string =>
-    `/${[unknownFirst(max), ...Array.from({ length: int(segments) }, () => segment(max))].join('/')}`;
-  const query = (max: number): string => {
-    const pairs = Array.from({ length: 1 + int(4) }, () => `${segment(8)}${random() < 0.8 ? `=${segment(max)}` : ''}`);
-    return pairs.join(random() < 0.9 ? '&' : '&&').replace(/#/g, '%23');
-  };
-
-  const cases: FuzzCase[] = [];
-  for (let i = 0; i < count; i++) {
-    const r = random();
-    if (r < 0.3) {
-      cases.push({ category: 'unknown', target: unknownPath(5, 12).replace(/#/g, '%23'), expected: 404 });
-    } else if (r < 0.4) {
-      cases.push({
-        category: 'unknown+query',
-        target: `${unknownPath(3, 10).replace(/#/g, '%23')}?${query(40)}`,
-        expected: 404,
-      });
-    } else if (r < 0.5) {
-      const base = pick(TRAVERSALS);
-      cases.push({ category: 'traversal', target: random() < 0.5 ? base : `${base}?${query(10)}`, expected: 404 });
-    } else if (r < 0.58) {
-      // Long, but under the 16 KB header limit with the rest of the request.
-      let target = unknownPath(60, 40).replace(/#/g, '%23');
-      while (target.length < 1_000 + int(9_000)) target += `/${segment(60).replace(/#/g, '%23')}`;
-      if (random() < 0.3) target += `?${'q='.concat('x'.repeat(int(3_000)))}`;
-      cases.push({ category: 'long', target: target.slice(0, 12_000).replace(/%[0-9a-fA-F]?$/, ''), expected: 404 });
-    } else if (r < 0.85) {
-      const page = random() < 0.2 ? '/' : pick(known);
-      cases.push({
-        category: 'page+query',
-        target: `${page}?${random() < 0.1 ? 'x'.repeat(int(6_000)) : query(random() < 0.1 ? 2_000 : 30)}`,
-        expected: 200,
-      });
-    } else if (r < 0.95) {
-      const prefix = random() < 0.5 ? '/api' : '/assets';
-      cases.push({ category: 'api/assets', target: `${prefix}/z${segment(20).replace(/#/g, '%23')}`, expected: 404 });
-    } else {
-      // Raw bytes outside what a request line may carry: the HTTP parser answers 400 itself.
-      const bad = String.fromCharCode(random() < 0.5 ? 0x80 + int(0x80) : 0x7f);
-      cases.push({
-        category: 'invalid bytes',
-        target: `/${unknownFirst(6).replace(/#/g, '')}${bad}${segment(6).replace(/#/g, '')}`,
-        expected: 400,
-      });
-    }
-  }
-  return cases;
+  return Array.from({ length: count }, () => oneCase(text, known));
 }
 
 export interface FuzzOutcome {

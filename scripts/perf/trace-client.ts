@@ -68,23 +68,22 @@ try {
   await app.stop();
 }
 
-function summarise(route: string, events: TraceEvent[], origin: string): string {
+/** The renderer main thread that parsed our page's HTML (or the first one). */
+function rendererMain(events: TraceEvent[], origin: string): TraceEvent | undefined {
   const threadNames = events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
-  // The renderer that parsed our page's HTML.
   const parse = events.find(
     (e) =>
       e.name === 'ParseHTML' &&
       String(e.args?.beginData ? (e.args.beginData as { url?: string }).url : '').startsWith(origin),
   );
-  const main = threadNames.find((t) => t.pid === parse?.pid) ?? threadNames[0];
-  if (!main) return `${route}: no renderer main thread in the trace`;
-  const mine = events.filter((e) => e.pid === main.pid && e.tid === main.tid);
-  const navStart = events.find((e) => e.name === 'navigationStart' && e.pid === main.pid)?.ts ?? mine[0]!.ts;
-  const ms = (ts: number) => ((ts - navStart) / 1000).toFixed(0);
+  return threadNames.find((t) => t.pid === parse?.pid) ?? threadNames[0];
+}
 
+/** A thread's complete ('X') and begin/end ('B'/'E') events as spans, in start order (outer first). */
+function spansOf(events: TraceEvent[], origin: string): Span[] {
   const spans: Span[] = [];
   const open: TraceEvent[] = [];
-  for (const e of [...mine].sort((a, b) => a.ts - b.ts)) {
+  for (const e of [...events].sort((a, b) => a.ts - b.ts)) {
     if (e.ph === 'X') spans.push({ name: e.name, start: e.ts, end: e.ts + (e.dur ?? 0), detail: detailOf(e, origin) });
     else if (e.ph === 'B') open.push(e);
     else if (e.ph === 'E') {
@@ -92,7 +91,16 @@ function summarise(route: string, events: TraceEvent[], origin: string): string 
       if (b) spans.push({ name: b.name, start: b.ts, end: e.ts, detail: detailOf(b, origin) });
     }
   }
-  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  return spans.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+function summarise(route: string, events: TraceEvent[], origin: string): string {
+  const main = rendererMain(events, origin);
+  if (!main) return `${route}: no renderer main thread in the trace`;
+  const mine = events.filter((e) => e.pid === main.pid && e.tid === main.tid);
+  const navStart = events.find((e) => e.name === 'navigationStart' && e.pid === main.pid)?.ts ?? mine[0]!.ts;
+  const ms = (ts: number) => ((ts - navStart) / 1000).toFixed(0);
+  const spans = spansOf(mine, origin);
 
   const paints = events
     .filter(

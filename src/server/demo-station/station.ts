@@ -82,6 +82,35 @@ function loadLoop(): Loop {
   };
 }
 
+/** Icecast's status page (status-json.xsl), with the one source. */
+function statusJson(listenUrl: string, listeners: number, title: string, bitrateKbps: number): string {
+  return JSON.stringify({
+    icestats: {
+      server_id: 'demo-station',
+      source: {
+        listenurl: listenUrl,
+        listeners,
+        server_name: DEMO_STATION_NAME,
+        server_type: 'audio/mpeg',
+        title,
+        bitrate: bitrateKbps,
+      },
+    },
+  });
+}
+
+/** The stream's response head, as Icecast sends it. */
+const streamHeaders = (bitrateKbps: number) => ({
+  Connection: 'close',
+  'Content-Type': 'audio/mpeg',
+  'Cache-Control': 'no-cache, no-store',
+  'icy-name': DEMO_STATION_NAME,
+  'icy-description': 'A synthesised loop, played when no Icecast upstream is configured',
+  'icy-genre': 'Ambient',
+  'icy-br': String(bitrateKbps),
+  'icy-pub': '0',
+});
+
 export async function startDemoStation(options: DemoStationOptions): Promise<DemoStation> {
   const loop = loadLoop();
   const listeners = new Set<ServerResponse>();
@@ -121,21 +150,7 @@ export async function startDemoStation(options: DemoStationOptions): Promise<Dem
     if (path === '/status-json.xsl') {
       const host = req.headers.host ?? `${options.host ?? '127.0.0.1'}`;
       res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache, no-store' });
-      res.end(
-        JSON.stringify({
-          icestats: {
-            server_id: 'demo-station',
-            source: {
-              listenurl: `http://${host}${options.mount}`,
-              listeners: listeners.size,
-              server_name: DEMO_STATION_NAME,
-              server_type: 'audio/mpeg',
-              title: onAir(),
-              bitrate: loop.bitrateKbps,
-            },
-          },
-        }),
-      );
+      res.end(statusJson(`http://${host}${options.mount}`, listeners.size, onAir(), loop.bitrateKbps));
       return;
     }
     if (path !== options.mount) {
@@ -144,16 +159,7 @@ export async function startDemoStation(options: DemoStationOptions): Promise<Dem
     }
     // Like Icecast: no chunked encoding, the body ends when the connection does.
     res.removeHeader('Transfer-Encoding');
-    res.writeHead(200, {
-      Connection: 'close',
-      'Content-Type': 'audio/mpeg',
-      'Cache-Control': 'no-cache, no-store',
-      'icy-name': DEMO_STATION_NAME,
-      'icy-description': 'A synthesised loop, played when no Icecast upstream is configured',
-      'icy-genre': 'Ambient',
-      'icy-br': String(loop.bitrateKbps),
-      'icy-pub': '0',
-    });
+    res.writeHead(200, streamHeaders(loop.bitrateKbps));
     if (req.method === 'HEAD') {
       res.end();
       return;
