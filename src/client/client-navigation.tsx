@@ -5,6 +5,10 @@
  * then drives the state: it mounts beside the page tree, never above it, so taking over remounts
  * nothing, and reports each location here (router.tsx). A navigation asked for before it has
  * loaded waits for it; if its chunk cannot load, the link does a full page load instead.
+ * A page whose chunk cannot load is handled the same way: a full page load of its URL (after a
+ * deploy the new HTML names the new files), unless that would cost the reader something: while the
+ * radio plays, or offline, the navigation happens in the page and the page region shows why it is
+ * empty (PageErrorBoundary), to be tried again by the next click.
  */
 import { startTransition, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { loadedPage, preloadPage } from '../shared/page-modules.ts';
@@ -16,10 +20,14 @@ import type { RouterBridge, RouterHandle } from './router.tsx';
 interface Current {
   location: NavigationLocation;
   page: PageId;
+  attempt: number;
 }
 
-const sameLocation = (a: NavigationLocation, b: NavigationLocation) =>
-  a.pathname === b.pathname && a.search === b.search && a.hash === b.hash;
+const sameEntry = (a: NavigationLocation, b: NavigationLocation) =>
+  a.pathname === b.pathname && a.search === b.search && a.hash === b.hash && a.key === b.key;
+
+/** A full page load would stop the site's one audio element (PlayerProvider), or fail offline. */
+const fullLoadCostsTheReader = () => !navigator.onLine || document.querySelector('audio')?.paused === false;
 
 function deferred<T>() {
   let resolve!: (value: T) => void;
@@ -34,8 +42,11 @@ function deferred<T>() {
 export function ClientNavigation({ page, children }: { page: PageId; children: ReactNode }) {
   const [current, setCurrent] = useState<Current>(() => {
     const { pathname, search, hash } = window.location;
-    return { location: { pathname, search, hash }, page };
+    return { location: { pathname, search, hash, key: 'default' }, page, attempt: 0 };
   });
+  // Navigations asked for; committed with the location they lead to, so the page, its scroll and its
+  // focus change together.
+  const attempts = useRef(0);
   const [Bridge, setBridge] = useState<typeof RouterBridge | null>(null);
   const router = useRef<ReturnType<typeof deferred<RouterHandle>> | null>(null);
   if (!router.current) {
@@ -74,9 +85,21 @@ export function ClientNavigation({ page, children }: { page: PageId; children: R
 
   const navigate = useCallback(
     (to: string) => {
-      prefetch(to.split(/[?#]/)[0] || '/');
+      const pathname = to.split(/[?#]/)[0] || '/';
+      prefetch(pathname);
       router.current?.promise.then(
-        (handle) => handle.navigate(to),
+        async (handle) => {
+          try {
+            await preloadPage(handle.matchPage(pathname).id);
+          } catch {
+            if (!fullLoadCostsTheReader()) {
+              window.location.assign(to);
+              return;
+            }
+          }
+          attempts.current += 1;
+          handle.navigate(to);
+        },
         // No router (its chunk is unreachable): the link's ordinary behaviour.
         () => window.location.assign(to),
       );
@@ -88,8 +111,11 @@ export function ClientNavigation({ page, children }: { page: PageId; children: R
   // The router's location. A page whose module is there renders at once, in the same task as the tap
   // (nothing can suspend); any other as a transition: the old page stays until the new one can render.
   const onLocation = useCallback((location: NavigationLocation, page: PageId) => {
+    const attempt = attempts.current;
     const update = (previous: Current) =>
-      sameLocation(previous.location, location) && previous.page === page ? previous : { location, page };
+      sameEntry(previous.location, location) && previous.page === page && previous.attempt === attempt
+        ? previous
+        : { location, page, attempt };
     if (loadedPage(page)) setCurrent(update);
     else startTransition(() => setCurrent(update));
   }, []);

@@ -6,7 +6,7 @@
  * links.
  */
 import { useLayoutEffect, useRef } from 'react';
-import { BrowserRouter, createPath, useLocation, useNavigate } from 'react-router-dom';
+import { BrowserRouter, createPath, useLocation, useNavigate, useNavigationType } from 'react-router-dom';
 import type { PageEntry, PageId } from '../shared/pages.ts';
 import { matchPage } from '../shared/routes.tsx';
 import type { NavigationLocation } from '../shared/ui/navigation.tsx';
@@ -34,10 +34,11 @@ export function RouterBridge(props: BridgeProps) {
 function LocationBridge({ onReady, onLocation }: BridgeProps) {
   const location = useLocation();
   const navigate = useNavigate();
-  const { pathname, search, hash } = location;
+  const pop = useNavigationType() === 'POP';
+  const { pathname, search, hash, key } = location;
   useLayoutEffect(() => {
-    onLocation({ pathname, search, hash }, matchPage(pathname).id);
-  }, [onLocation, pathname, search, hash]);
+    onLocation({ pathname, search, hash, key, pop }, matchPage(pathname).id);
+  }, [onLocation, pathname, search, hash, key, pop]);
   const latestNavigate = useRef(navigate);
   useLayoutEffect(() => {
     latestNavigate.current = navigate;

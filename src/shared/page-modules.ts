@@ -25,14 +25,23 @@ const pageModules: Record<PageId, PageModule> = {
 const loading = new Map<PageId, Promise<ComponentType>>();
 const loaded = new Map<PageId, ComponentType>();
 
-/** Loads a page's module once; later renders of the page never suspend. */
+/**
+ * Loads a page's module once; later renders of the page never suspend. A failed load (the network
+ * dropped, a deploy removed the chunk) is forgotten, so the next attempt fetches again.
+ */
 export function preloadPage(id: PageId): Promise<ComponentType> {
   let promise = loading.get(id);
   if (!promise) {
-    promise = pageModules[id]().then((component) => {
-      loaded.set(id, component);
-      return component;
-    });
+    promise = pageModules[id]().then(
+      (component) => {
+        loaded.set(id, component);
+        return component;
+      },
+      (error: unknown) => {
+        loading.delete(id);
+        throw error;
+      },
+    );
     loading.set(id, promise);
   }
   return promise;

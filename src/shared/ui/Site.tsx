@@ -3,12 +3,15 @@
  * navigation: the radio's player above every page (the not-found page too, so navigating never
  * silences it), the frame (header and footer) where the page has one, and the page the navigation
  * context names. A navigation re-renders the page region only; the frame and the player stay
- * mounted. In the browser a navigation is a transition (client-navigation.tsx): the old page stays
+ * mounted; a page that cannot load or throws shows an error inside the frame (PageErrorBoundary).
+ * In the browser a navigation is a transition (client-navigation.tsx): the old page stays
  * until the new one can render, at once when its chunk was prefetched (PrefetchLink).
  */
 import { Suspense, use } from 'react';
 import { preloadPage, loadedPage } from '../page-modules.ts';
 import { pageById, type PageId } from '../pages.ts';
+import { PageErrorBoundary } from './chrome/PageErrorBoundary.tsx';
+import { RouteAnnouncer } from './chrome/RouteAnnouncer.tsx';
 import { RouteHead } from './chrome/RouteHead.tsx';
 import { SiteLayout } from './chrome/SiteLayout.tsx';
 import { useScrollOnNavigation } from './chrome/use-scroll-on-navigation.ts';
@@ -18,16 +21,19 @@ import { PlayerProvider } from './radio/PlayerProvider.tsx';
 
 export function Site() {
   useScrollOnNavigation();
-  const { page } = useNavigation();
+  const { page, location, attempt } = useNavigation();
   const content = (
-    <Suspense>
-      <Page id={page} />
-    </Suspense>
+    <PageErrorBoundary resetKey={`${location.pathname} ${attempt}`}>
+      <Suspense>
+        <Page id={page} />
+      </Suspense>
+    </PageErrorBoundary>
   );
   return (
     <PlayerProvider>
       {pageById(page).chrome ? <SiteLayout>{content}</SiteLayout> : content}
       <PlayerBarSlot />
+      <RouteAnnouncer />
     </PlayerProvider>
   );
 }

@@ -12,12 +12,21 @@ export interface NavigationLocation {
   pathname: string;
   search: string;
   hash: string;
+  /** The history entry (react-router's key; "default" for the document's first entry). */
+  key?: string;
+  /** Reached by back or forward (the scroll position of that entry is restored). */
+  pop?: boolean;
 }
 
 export interface Navigation {
   location: NavigationLocation;
   /** The page the location shows (the route table's id). */
   page: PageId;
+  /**
+   * Counts the navigations asked for (links followed, the same one again included): a page that
+   * failed to load is tried again when asked for again (PageErrorBoundary).
+   */
+  attempt: number;
   /** Goes to a path of this site (with an optional #hash) without reloading the document. */
   navigate(to: string): void;
   /** Fetches what showing the page at a path needs (its chunk, the router), ahead of a tap. */
@@ -45,6 +54,7 @@ export function StaticNavigation({
   const value: Navigation = {
     location: { pathname: location, search: '', hash: '' },
     page,
+    attempt: 0,
     navigate() {},
     prefetch() {},
   };

@@ -1,6 +1,15 @@
 import { PrefetchLink } from '../PrefetchLink.tsx';
 import { useSite } from '../app-context.tsx';
 
+/** The site's own pages beyond the front page, so each can be found from any page. */
+const sitePages = [
+  { to: '/radio', label: 'Radio' },
+  { to: '/books', label: 'Books' },
+  { to: '/about', label: 'About' },
+  { to: '/contact', label: 'Contact' },
+  { to: '/careers', label: 'Careers' },
+] as const;
+
 export function Footer() {
   const site = useSite();
   return (
@@ -13,6 +22,18 @@ export function Footer() {
           <p>
             Independent, reader-supported journalism for Chicago and its neighborhoods. Part of the {site.networkName}.
           </p>
+        </section>
+        <section aria-labelledby="footer-pages">
+          <h2 id="footer-pages" className="site-footer__heading">
+            Pages
+          </h2>
+          <ul className="site-footer__links">
+            {sitePages.map((p) => (
+              <li key={p.to}>
+                <PrefetchLink to={p.to}>{p.label}</PrefetchLink>
+              </li>
+            ))}
+          </ul>
         </section>
         <section aria-labelledby="footer-legal">
           <h2 id="footer-legal" className="site-footer__heading">

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { PrefetchLink } from '../PrefetchLink.tsx';
 import { isoDateOfLongUsDate } from '../../date.ts';
 import { navSections } from '../../sections-nav.ts';
@@ -8,8 +8,9 @@ import { CloseIcon, MenuIcon, MoonIcon, SearchIcon, SunIcon } from './icons.tsx'
 
 export function Header() {
   const { site, today, dark, toggleDark } = useApp();
-  const [menuOpen, setMenuOpen] = useState(false);
-  const onFrontPage = useNavigation().location.pathname === '/';
+  const { menuOpen, setMenuOpen, menuButton, nav } = useMobileMenu();
+  const { pathname } = useNavigation().location;
+  const onFrontPage = pathname === '/';
 
   return (
     <header className="site-header">
@@ -44,9 +45,10 @@ export function Header() {
         <p className="site-header__tagline">{site.tagline}</p>
       </div>
 
-      <nav className="site-nav" aria-label="Sections">
+      <nav className="site-nav" aria-label="Sections" ref={nav}>
         <div className="site-nav__inner container">
           <button
+            ref={menuButton}
             type="button"
             className="site-nav__menu-button icon-button"
             aria-expanded={menuOpen}
@@ -63,6 +65,14 @@ export function Header() {
               </li>
             ))}
           </ul>
+          <PrefetchLink
+            to="/radio"
+            className="site-nav__live"
+            aria-current={pathname === '/radio' ? 'page' : undefined}
+            data-testid="listen-live"
+          >
+            Listen live
+          </PrefetchLink>
           <button type="button" className="icon-button site-nav__search">
             <SearchIcon />
             <span className="visually-hidden">Search</span>
@@ -83,6 +93,34 @@ export function Header() {
       </nav>
     </header>
   );
+}
+
+/**
+ * The phone's section menu: the button opens and closes it; Escape closes it and gives the focus
+ * back to the button; a tap or click outside the navigation closes it.
+ */
+function useMobileMenu() {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const nav = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    const onPointerDown = (event: PointerEvent) => {
+      if (!nav.current?.contains(event.target as Node)) setMenuOpen(false);
+    };
+    document.addEventListener('keydown', onKeyDown);
+    document.addEventListener('pointerdown', onPointerDown);
+    return () => {
+      document.removeEventListener('keydown', onKeyDown);
+      document.removeEventListener('pointerdown', onPointerDown);
+    };
+  }, [menuOpen]);
+  return { menuOpen, setMenuOpen, menuButton, nav };
 }
 
 interface SectionLinkProps {

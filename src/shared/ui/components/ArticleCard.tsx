@@ -3,7 +3,9 @@ import type { Article } from '../../content/types.ts';
 /**
  * A story card. Featured: text left, image right at 16:9 (stacked on phones);
  * others: image above at 4:3. Without an image the text simply fills the card.
- * The image box is sized by width/height and aspect-ratio before it loads.
+ * The image box is sized by width/height and aspect-ratio before it loads. The figure comes first
+ * in the document, as it comes first on a phone: a slow phone paints the HTML as it parses it, and
+ * a caption parsed after the text above which it is shown would push that text down (issue 21).
  * `kicker` shows the category above the title (off where a section heading already names it).
  */
 export function ArticleCard({
@@ -21,14 +23,6 @@ export function ArticleCard({
   const featured = article.featured === true;
   return (
     <article className={featured ? 'card card--featured' : 'card'}>
-      <div className="card__body">
-        {kicker && <p className="card__category">{article.category}</p>}
-        <Heading className="card__title">{article.title}</Heading>
-        <p className="card__excerpt">{article.excerpt}</p>
-        <p className="card__meta">
-          By {article.author} · {article.date}
-        </p>
-      </div>
       {article.imageUrl && (
         <figure className="card__media">
           <img
@@ -42,6 +36,14 @@ export function ArticleCard({
           {credit && <figcaption className="card__credit">{credit}</figcaption>}
         </figure>
       )}
+      <div className="card__body">
+        {kicker && <p className="card__category">{article.category}</p>}
+        <Heading className="card__title">{article.title}</Heading>
+        <p className="card__excerpt">{article.excerpt}</p>
+        <p className="card__meta">
+          By {article.author} · {article.date}
+        </p>
+      </div>
     </article>
   );
 }

@@ -93,6 +93,11 @@ export function ContactPage() {
       </div>
       <section className="contact-form" aria-labelledby="c-form">
         <h2 id="c-form">Send Us a Message</h2>
+        {/* A third party's frame shows nothing of its own when it cannot load: say what belongs here. */}
+        <p className="embed-note">
+          Our contact form is hosted by a form service. If it does not appear,{' '}
+          <a href={formUrl.href}>open the contact form</a>.
+        </p>
         <ContactForm formUrl={formUrl.href} scriptUrl={site.contactFormScriptUrl} />
       </section>
     </div>

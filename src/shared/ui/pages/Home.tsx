@@ -40,6 +40,11 @@ export function HomePage() {
       <PullQuote quote={homeQuote} />
       <section className="imageboard" aria-labelledby="imageboard-title">
         <h2 id="imageboard-title">News Imageboard</h2>
+        {/* A third party's frame shows nothing of its own when it cannot load: say what belongs here. */}
+        <p className="embed-note">
+          Pictures from around the city, posted by readers. If the feed does not appear,{' '}
+          <a href={site.imageboardUrl}>open the News Imageboard</a>.
+        </p>
         <iframe
           className="imageboard__frame"
           src={site.imageboardUrl}

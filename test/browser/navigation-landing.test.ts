@@ -1,0 +1,174 @@
+/**
+ * After an in-site navigation (issue 21): the focus is on the new page's main heading, a polite
+ * live region says the new title once, back and forward bring the reader back where they were, and
+ * axe stays clean on the page reached. The phone's menu closes on Escape (focus back on its button)
+ * and on a tap outside, its items on the header's 16 px gutter. Every page with a header has a
+ * visible way to the live radio and the footer's list of pages, and nothing overflows at 320 px.
+ */
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { pages } from '../../src/shared/pages.ts';
+import { useAppAndBrowser } from '../support/app-and-browser.ts';
+import { blockThirdParties, collectConsoleProblems, ownProblems, untilHydrated } from '../support/browser.ts';
+
+const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const env = useAppAndBrowser({ LOG_LEVEL: 'warn' });
+const FRAMED = pages.filter((p) => p.chrome).map((p) => p.path);
+const FOOTER_PAGES = ['/radio', '/books', '/about', '/contact', '/careers'];
+
+async function open(path: string, width: number, options: { bypassCSP?: boolean; touch?: boolean } = {}) {
+  const context = await env.browser.newContext({
+    viewport: { width, height: 800 },
+    bypassCSP: options.bypassCSP ?? false,
+    hasTouch: options.touch ?? false,
+    isMobile: options.touch ?? false,
+    reducedMotion: 'reduce',
+  });
+  const page = await context.newPage();
+  await blockThirdParties(page, env.app.url);
+  const problems = collectConsoleProblems(page);
+  await page.goto(`${env.app.url}${path}`, { waitUntil: 'load' });
+  await untilHydrated(page, 'footer a[href="/terms"]');
+  return { context, page, problems };
+}
+
+/** Counts every text the announcer is given, from now on. */
+async function watchAnnouncer(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const region = document.querySelector('[data-testid="route-announcer"]');
+    if (!region) throw new Error('no route announcer');
+    const said: string[] = [];
+    (window as unknown as { __said: string[] }).__said = said;
+    new MutationObserver(() => {
+      if (region.textContent) said.push(region.textContent);
+    }).observe(region, { childList: true, characterData: true, subtree: true });
+  });
+}
+
+const said = (page: Page) => page.evaluate(() => (window as unknown as { __said: string[] }).__said);
+
+async function axeSerious(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE_PATH });
+  return page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(ctx: Document, opts: object): Promise<{ violations: Array<{ id: string; impact: string | null }> }>;
+        };
+      }
+    ).axe;
+    const { violations } = await axe.run(document, { resultTypes: ['violations'] });
+    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+  });
+}
+
+describe('after an in-site navigation', () => {
+  it.each([...FOOTER_PAGES, '/privacy', '/terms'])(
+    'from / to %s: focus on the heading, the title announced once, axe clean',
+    async (target) => {
+      const { context, page, problems } = await open('/', 1280, { bypassCSP: true });
+      await watchAnnouncer(page);
+      await page.evaluate(() => {
+        (window as unknown as { __sameDocument: boolean }).__sameDocument = true;
+      });
+      await page.locator(`footer a[href="${target}"]`).click();
+      await expect.poll(() => new URL(page.url()).pathname).toBe(target);
+      await expect
+        .poll(() =>
+          page.evaluate(() => {
+            const active = document.activeElement;
+            return active?.tagName === 'H1' && active === document.querySelector('main h1');
+          }),
+        )
+        .toBe(true);
+      const title = await page.title();
+      await expect.poll(() => said(page)).toEqual([title]);
+      expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+      expect(await axeSerious(page)).toEqual([]);
+      // The contact form's frame, blocked here, answers the embed's postMessage from an error page.
+      expect(ownProblems(problems, "Failed to execute 'postMessage'")).toEqual([]);
+      await context.close();
+    },
+  );
+
+  it('back and forward restore the scroll position', async () => {
+    const { context, page } = await open('/', 1280);
+    const link = page.locator('footer a[href="/about"]');
+    await link.scrollIntoViewIfNeeded();
+    const before = await page.evaluate(() => Math.round(window.scrollY));
+    expect(before).toBeGreaterThan(1000);
+    await link.click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/about');
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    await page.evaluate(() => window.scrollTo(0, 300));
+    await page.goBack();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/');
+    await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(before);
+    await page.goForward();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/about');
+    await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(300);
+    await context.close();
+  });
+});
+
+describe('the mobile menu', () => {
+  const menuButton = (page: Page) => page.locator('.site-nav__menu-button');
+  const menu = (page: Page) => page.locator('#mobile-nav');
+
+  it('closes on Escape, with the focus back on the menu button', async () => {
+    const { context, page } = await open('/about', 375, { touch: true });
+    await menuButton(page).tap();
+    await expect.poll(() => menu(page).isVisible()).toBe(true);
+    await menu(page).locator('a').first().focus();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => menu(page).isVisible()).toBe(false);
+    expect(await menuButton(page).getAttribute('aria-expanded')).toBe('false');
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('site-nav__menu-button'))).toBe(true);
+    await context.close();
+  });
+
+  it('closes on a tap outside it', async () => {
+    const { context, page } = await open('/about', 375, { touch: true });
+    await menuButton(page).tap();
+    await expect.poll(() => menu(page).isVisible()).toBe(true);
+    await page.locator('main h1').tap();
+    await expect.poll(() => menu(page).isVisible()).toBe(false);
+    await context.close();
+  });
+
+  it('keeps its items on the header’s 16 px gutter', async () => {
+    const { context, page } = await open('/about', 375, { touch: true });
+    await menuButton(page).tap();
+    await expect.poll(() => menu(page).isVisible()).toBe(true);
+    const textLeft = (selector: string) =>
+      page.evaluate((sel) => {
+        const element = document.querySelector(sel);
+        if (!element) throw new Error(`no ${sel}`);
+        const range = document.createRange();
+        range.selectNodeContents(element);
+        return Math.round(range.getBoundingClientRect().left);
+      }, selector);
+    expect(await textLeft('.site-header__date')).toBe(16);
+    expect(await textLeft('#mobile-nav li:first-child a')).toBe(16);
+    await context.close();
+  });
+});
+
+describe('found from a phone', () => {
+  it.each(FRAMED)('%s at 320 px: "Listen live" and the footer’s pages are there, nothing overflows', async (path) => {
+    const { context, page } = await open(path, 320, { touch: true });
+    const live = page.getByTestId('listen-live');
+    expect(await live.getAttribute('href')).toBe('/radio');
+    expect(await live.isVisible()).toBe(true);
+    for (const target of FOOTER_PAGES) expect(await page.locator(`footer a[href="${target}"]`).count()).toBe(1);
+    // The spec's footer stays: the legal links too.
+    expect(await page.locator('footer a[href="/privacy"], footer a[href="/terms"]').count()).toBe(2);
+    const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      clientWidth: document.documentElement.clientWidth,
+    }));
+    expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+    await context.close();
+  });
+});
