@@ -22,6 +22,5 @@ EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # Node runs as PID 1 and handles SIGTERM itself (graceful shutdown within 10 s). The command is
-# package.json's "start" (a test keeps them equal): a small V8 young generation (decision 020),
-# collected on the main thread (decision 016).
-CMD ["node", "--max-semi-space-size=1", "--no-parallel-scavenge", "dist/server/main.js"]
+# package.json's "start" (a test keeps them equal): a small V8 young generation (decision 020).
+CMD ["node", "--max-semi-space-size=1", "dist/server/main.js"]

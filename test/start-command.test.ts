@@ -13,8 +13,4 @@ describe('the shipped start command', () => {
   it('starts Node with a small young generation (per-listener stream memory, decision 020)', () => {
     expect(shippedServerArgs()).toContain('--max-semi-space-size=1');
   });
-
-  it('scavenges on the main thread (one core per process: helper threads only wait for it, decision 016)', () => {
-    expect(shippedServerArgs()).toContain('--no-parallel-scavenge');
-  });
 });
