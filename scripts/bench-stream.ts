@@ -28,6 +28,8 @@ import { parseArgs } from 'node:util';
 import { shippedServerArgs, startApp, type AppProcess } from '../test/support/app-process.ts';
 import { makeTestMp3, startEzstream, startIcecast, type Icecast } from '../test/support/icecast.ts';
 import { startNginxSite } from '../test/support/nginx.ts';
+import { median } from '../test/support/stats.ts';
+import { sleep } from '../test/support/wait.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const CLK_TCK = 100;
@@ -161,11 +163,6 @@ function establishedTo(port: number): number {
     }).length;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.floor(s.length / 2)]! : NaN;
-};
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : NaN;

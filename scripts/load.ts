@@ -25,6 +25,7 @@ import { join } from 'node:path';
 import type { Manifest } from '../src/server/manifest.ts';
 import { pages } from '../src/shared/pages.ts';
 import { type AppProcess, requireBuild, startApp, TASKSET } from '../test/support/app-process.ts';
+import { sleep } from '../test/support/wait.ts';
 import {
   getWithBody,
   oversizedHeaders,
@@ -66,7 +67,6 @@ function check(name: string, measured: string | number, target: string, ok: bool
 }
 
 const mb = (kbytes: number) => `${(kbytes / 1024).toFixed(1)} MB`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function start(dir: string, name: string, env: Record<string, string> = {}): Promise<AppProcess> {
   return startApp(env, {

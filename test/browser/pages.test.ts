@@ -12,7 +12,15 @@ import { termsAdBreaks } from '../../src/shared/content/terms.ts';
 import type { AdRowSpec } from '../../src/shared/content/types.ts';
 import { viewportAt, visibleItems } from '../../src/shared/ui/components/ad-layout.ts';
 import { startApp, type AppProcess } from '../support/app-process.ts';
-import { blockThirdParties, collectConsoleProblems, launchBrowser, ownProblems } from '../support/browser.ts';
+import {
+  blockThirdParties,
+  collectConsoleProblems,
+  launchBrowser,
+  layoutShiftSoFar,
+  ownProblems,
+  recordLayoutShifts,
+  untilPageSettled,
+} from '../support/browser.ts';
 
 const AD_SCRIPT_URL = 'https://adnet.pages-test.example/tag.js';
 const FORM_SCRIPT_URL = 'https://forms.pages-test.example/embed.js';
@@ -46,15 +54,7 @@ async function open(path: string, width: number): Promise<Opened> {
   const page = await context.newPage();
   await blockThirdParties(page, app.url);
   const problems = collectConsoleProblems(page);
-  await page.addInitScript(() => {
-    const w = window as unknown as { __shift: number };
-    w.__shift = 0;
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries() as unknown as Array<{ value: number; hadRecentInput: boolean }>) {
-        if (!e.hadRecentInput) w.__shift += e.value;
-      }
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
+  await recordLayoutShifts(page);
   await page.goto(`${app.url}${path}`, { waitUntil: 'load' });
   await hydrated(page);
   return { page, problems };
@@ -340,9 +340,9 @@ describe('ad boxes', () => {
   it.each(['/', '/terms', '/no-such-page'])('nothing shifts on %s while ads and frames fail to load', async (path) => {
     for (const width of [375, 1280]) {
       const { page } = await open(path, width);
-      await page.waitForTimeout(300);
-      const shift = await page.evaluate(() => (window as unknown as { __shift: number }).__shift);
-      expect(shift, `${path} @${width}`).toBeLessThan(0.01);
+      // After the loads the page started have failed and their boxes have been laid out.
+      await untilPageSettled(page);
+      expect(await layoutShiftSoFar(page), `${path} @${width}`).toBeLessThan(0.01);
     }
   });
 });
@@ -351,8 +351,9 @@ describe('contact page', () => {
   it('loads the form frame and its script as the form nears the screen, and removes the script on leaving', async () => {
     const { page, problems } = await open('/contact', 375);
     const frame = page.locator('iframe.contact-form__frame');
-    // Far below the fold on a phone: nothing of the third party loads with the page.
-    await page.waitForTimeout(300);
+    // Far below the fold on a phone: nothing of the third party loads with the page (looked at once the
+    // page's first observer callbacks and requests would have shown).
+    await untilPageSettled(page);
     expect(await frame.count()).toBe(0);
     expect(await page.locator(`script[src="${FORM_SCRIPT_URL}"]`).count()).toBe(0);
     const boxTop = await page.locator('.contact-form__box').evaluate((b) => b.getBoundingClientRect().top);
@@ -367,7 +368,7 @@ describe('contact page', () => {
     expect(await page.locator('.contact-form__box').evaluate((b) => b.getBoundingClientRect().top)).toBe(
       boxTop - scrolled,
     );
-    expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBeLessThan(0.01);
+    expect(await layoutShiftSoFar(page)).toBeLessThan(0.01);
 
     await page.locator('footer a[href="/terms"]').click();
     await expect.poll(() => page.locator('h1').innerText()).toBe('Terms of Service');

@@ -5,12 +5,23 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useStationAppAndBrowser } from '../support/app-and-browser.ts';
-import { blockThirdParties, collectConsoleProblems, recordStreamRequests } from '../support/browser.ts';
+import {
+  blockThirdParties,
+  collectConsoleProblems,
+  isFailedLoadOf,
+  layoutShiftSoFar,
+  recordLayoutShifts,
+  recordStreamRequests,
+  untilPageSettled,
+} from '../support/browser.ts';
 
 const PLAY_FAILED = 'Unable to start playback. Please try again.';
 const UNAVAILABLE = 'Stream temporarily unavailable.';
 const SPEC_NOW_PLAYING = 'Live programming from our station stream';
 const TIP = "If audio doesn't start, click play. Some browsers block autoplay with sound until you interact.";
+const STREAM = '/api/stream?port=8076';
+/** Chromium's report of the stream's failed load: the scenario in the tests that break the stream, nothing else. */
+const notStreamLoadFailure = (problem: string) => !isFailedLoadOf(problem, STREAM);
 
 const env = useStationAppAndBrowser((icePort) => ({
   LOG_LEVEL: 'warn',
@@ -38,6 +49,7 @@ async function openRadio(setup?: (page: Page) => Promise<void>): Promise<Opened>
   const problems = collectConsoleProblems(page);
   await blockThirdParties(page, env.app.url);
   const streamRequests = recordStreamRequests(page);
+  await recordLayoutShifts(page);
   await setup?.(page);
   const nowPlaying = page.waitForResponse((res) => res.url().includes('/api/now-playing'));
   await page.goto(`${env.app.url}/radio`, { waitUntil: 'load' });
@@ -70,7 +82,8 @@ describe('/radio playing the real Icecast stream', () => {
   it('requests nothing before play; play streams from Icecast through the proxy; pause lets go; play resumes live', async () => {
     const { page, problems, streamRequests } = await openRadio();
     expect(await env.ice.waitForListeners(0)).toBe(0);
-    await page.waitForTimeout(800);
+    // Looked at once anything the page set in motion on load would have asked for the stream.
+    await untilPageSettled(page);
     expect(streamRequests).toEqual([]);
     expect(await audioState(page)).toMatchObject({ src: null, preload: 'none', crossOrigin: 'anonymous' });
 
@@ -90,7 +103,6 @@ describe('/radio playing the real Icecast stream', () => {
     expect(await env.ice.waitForListeners(0)).toBe(0); // the connection is released while paused
 
     const requestsBefore = streamRequests.length;
-    await page.waitForTimeout(1_000);
     await card(page).getByRole('button', { name: 'Play', exact: true }).click();
     // A new request: the live edge, not the old buffer.
     await expect.poll(() => streamRequests.length).toBeGreaterThan(requestsBefore);
@@ -109,10 +121,17 @@ describe('/radio playing the real Icecast stream', () => {
     expect(await page.getByText(TIP).count()).toBe(1);
     // Nobody listening: no count at all (zero reads as an empty room).
     expect(await env.ice.waitForListeners(0)).toBe(0);
-    await page.waitForTimeout(1_100); // past the server's status cache (STREAM_STATUS_CACHE_MS)
-    await page.reload({ waitUntil: 'load' });
-    await expect.poll(() => page.locator('.now-playing__title').innerText()).toBe('icecast-test-tone-128k-10s');
-    expect(await page.locator('.now-playing__listeners').innerText()).toBe('');
+    // Reloaded until the status (cached by the server and the browser for STREAM_STATUS_CACHE_MS) is
+    // new enough to count nobody; a count shown for nobody ("0 listeners") never gets there.
+    await expect
+      .poll(async () => {
+        const nowPlaying = page.waitForResponse((res) => res.url().includes('/api/now-playing'));
+        await page.reload({ waitUntil: 'load' });
+        await nowPlaying;
+        await expect.poll(() => page.locator('.now-playing__title').innerText()).toBe('icecast-test-tone-128k-10s');
+        return page.locator('.now-playing__listeners').innerText();
+      })
+      .toBe('');
     // Soon after playback starts, the count includes this listener.
     await card(page).getByRole('button', { name: 'Play', exact: true }).click();
     await expect.poll(() => page.locator('.now-playing__listeners').innerText()).toBe('1 listener tuned in');
@@ -146,19 +165,10 @@ describe('/radio playing the real Icecast stream', () => {
     }
     expect(html).toMatch(/<audio preload="none" crossorigin="anonymous"><\/audio>/i);
     const { page, problems } = await openRadio();
-    const shifts = await page.evaluate(
-      () =>
-        new Promise<number>((resolve) => {
-          let total = 0;
-          new PerformanceObserver((list) => {
-            for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
-              if (!e.hadRecentInput) total += e.value;
-            }
-          }).observe({ type: 'layout-shift', buffered: true });
-          setTimeout(() => resolve(total), 1_500);
-        }),
-    );
-    expect(shifts).toBeLessThan(0.01);
+    // The last content to arrive is the station's title (from the status): shifts are summed after it.
+    await expect.poll(() => page.locator('.now-playing__title').innerText()).toBe('icecast-test-tone-128k-10s');
+    await untilPageSettled(page);
+    expect(await layoutShiftSoFar(page)).toBeLessThan(0.01);
     expect(problems).toEqual([]);
   });
 });
@@ -190,7 +200,7 @@ describe('/radio errors', () => {
     expect(await alertText(page)).toBe('');
     await card(page).getByRole('button', { name: 'Pause', exact: true }).click();
     // Only the blocked request itself may be reported.
-    expect(problems.filter((p) => !/ERR_CONNECTION_REFUSED|Failed to load resource/.test(p))).toEqual([]);
+    expect(problems.filter(notStreamLoadFailure)).toEqual([]);
   });
 
   it('shows the play-failed message when the browser refuses to play, and clears it on a successful play', async () => {
@@ -295,6 +305,7 @@ describe('/radio when the station restarts', () => {
     expect(await alertText(page)).toBe('');
     expect(await card(page).getByRole('button', { name: 'Pause', exact: true }).count()).toBe(1);
     await card(page).getByRole('button', { name: 'Pause', exact: true }).click();
-    expect(problems.filter((p) => !/Failed to load resource/.test(p))).toEqual([]);
+    // The stream's load failing while the source was away is the scenario; any other failed load is not.
+    expect(problems.filter(notStreamLoadFailure)).toEqual([]);
   });
 });

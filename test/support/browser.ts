@@ -11,11 +11,16 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** Collects console errors and warnings (hydration mismatches are reported there) for a page. */
+/**
+ * Collects console errors and warnings (hydration mismatches are reported there) for a page. A failed
+ * load's message ("Failed to load resource: …") does not name the resource: its URL is added.
+ */
 export function collectConsoleProblems(page: Page): string[] {
   const problems: string[] = [];
   page.on('console', (msg: ConsoleMessage) => {
-    if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`${msg.type()}: ${msg.text()}`);
+    if (msg.type() !== 'error' && msg.type() !== 'warning') return;
+    const at = msg.text().startsWith('Failed to load resource') ? ` (${msg.location().url})` : '';
+    problems.push(`${msg.type()}: ${msg.text()}${at}`);
   });
   page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
   return problems;
@@ -28,6 +33,61 @@ export function collectConsoleProblems(page: Page): string[] {
 export function ownProblems(problems: string[], ...alsoExpected: string[]): string[] {
   return problems.filter((p) => !p.includes('net::ERR_BLOCKED_BY_CLIENT') && !alsoExpected.some((e) => p.includes(e)));
 }
+
+/**
+ * Whether a console problem is Chromium's report that a load of `url` (a full URL, or a path on the
+ * page's own origin, query included when it matters) failed: the tests that make a load fail on purpose
+ * drop exactly those, so a failed chunk or image of our own still shows.
+ */
+export function isFailedLoadOf(problem: string, url: string | ((url: string) => boolean)): boolean {
+  const at = /^error: Failed to load resource: .* \((.*)\)$/.exec(problem)?.[1];
+  if (!at) return false;
+  if (typeof url === 'function') return url(at);
+  const { pathname, search } = new URL(at);
+  return at === url || pathname + search === url;
+}
+
+let settleMarkers = 0;
+
+/**
+ * A positive signal that what the page has set in motion has shown itself, for a check that something
+ * did not happen: two animation frames (layout, IntersectionObserver callbacks, and React's commits
+ * scheduled before them; pass `frames: false` under a paused fake clock, which holds frames back), then a
+ * request of the page's own, which Playwright reports after every request the page started before it.
+ */
+export async function untilPageSettled(page: Page, { frames = true }: { frames?: boolean } = {}): Promise<void> {
+  await page.evaluate(async (waitForFrames) => {
+    const nextTask = () =>
+      new Promise<void>((resolve) => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => resolve();
+        channel.port2.postMessage(null);
+      });
+    const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+    for (let i = 0; i < 2; i++) await (waitForFrames ? nextFrame() : nextTask());
+  }, frames);
+  const marker = `/healthz?settled=${++settleMarkers}`;
+  const seen = page.waitForRequest((req) => req.url().endsWith(marker));
+  await page.evaluate((url) => fetch(url).then(() => undefined), marker);
+  await seen;
+}
+
+/** Sums the page's layout shifts (not those right after input) from its first paint, for layoutShiftSoFar. */
+export async function recordLayoutShifts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __shift: number };
+    w.__shift = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as unknown as Array<{ value: number; hadRecentInput: boolean }>) {
+        if (!e.hadRecentInput) w.__shift += e.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
+/** The layout shift recordLayoutShifts has summed so far. */
+export const layoutShiftSoFar = (page: Page): Promise<number> =>
+  page.evaluate(() => (window as unknown as { __shift: number }).__shift);
 
 /** Third-party hosts cannot be reached here: fail them at once so pages do not wait on them. */
 export async function blockThirdParties(page: Page, origin: string): Promise<void> {

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import lighthouse from 'lighthouse';
 import { CHROMIUM_BASE_FLAGS, CHROMIUM_PATH, requireChromium } from './chromium.ts';
 import { median } from './stats.ts';
+import { sleep } from './wait.ts';
 
 export { CHROMIUM_PATH };
 
@@ -89,7 +90,7 @@ export async function launchChromium(): Promise<Chromium> {
       const port = Number(readFileSync(portFile, 'utf8').split('\n')[0]);
       if (port > 0) return { port, close };
     }
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
   }
   await close();
   throw new Error(`Chromium did not open its DevTools port:\n${stderr.slice(0, 2_000)}`);
