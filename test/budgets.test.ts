@@ -1,7 +1,7 @@
 /**
  * Budgets per page (issues 5, 12 and 18): the first load (the scripts fetched before the first
  * paint) is at most 80 KiB of gzip JS and the inlined CSS 20 KiB gzip; the whole page load (the
- * first load and the router fetched after hydration) at most 92 KiB of gzip JS. The build computes
+ * first load and the router fetched after hydration) at most 94 KiB of gzip JS. The build computes
  * them (dist/first-load.json) and fails past them; here the figures are checked against what the
  * server links and what a browser really fetches. How they are computed: scripts/build/budget.test.ts.
  */
@@ -32,8 +32,8 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 const gzipSize = (url: string) => gzipSync(readFileSync(join(DIST, 'client', url)), { level: 9 }).length;
 
 describe('the budgets of the build', () => {
-  it('are 80 KiB gzip first-load JS (react-router loads after hydration: decision 043), 20 KiB gzip CSS and 92 KiB gzip page-load JS per route', () => {
-    expect(BUDGET).toEqual({ js: 80 * 1024, css: 20 * 1024, pageLoadJs: 92 * 1024 });
+  it('are 80 KiB gzip first-load JS (react-router loads after hydration: decision 043), 20 KiB gzip CSS and 94 KiB gzip page-load JS per route', () => {
+    expect(BUDGET).toEqual({ js: 80 * 1024, css: 20 * 1024, pageLoadJs: 94 * 1024 });
   });
 
   it.each(pages.map((p) => [p.module, p.path] as const))('%s (%s) stays within them', (module) => {
@@ -108,7 +108,9 @@ describe('the page-load figure is what a browser fetches', () => {
       const fetched: string[] = [];
       page.on('request', (req) => {
         const url = new URL(req.url());
-        if (req.resourceType() === 'script' && url.origin === site.app.url) fetched.push(url.pathname);
+        // The bundle's scripts (a service worker's own script, outside /assets/, is not the page's).
+        if (req.resourceType() === 'script' && url.origin === site.app.url && url.pathname.startsWith('/assets/'))
+          fetched.push(url.pathname);
       });
       const all = Promise.all(weight.pageLoadFiles.map((f) => page.waitForResponse((res) => res.url().endsWith(f))));
       await page.goto(`${site.app.url}${path}`);

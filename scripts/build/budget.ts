@@ -14,7 +14,7 @@ import type { Manifest } from '../../src/server/manifest.ts';
 import { table } from '../text-table.ts';
 import type { OutputLayout } from './layout.ts';
 
-export const BUDGET = { js: 80 * 1024, css: 20 * 1024, pageLoadJs: 92 * 1024 };
+export const BUDGET = { js: 80 * 1024, css: 20 * 1024, pageLoadJs: 94 * 1024 };
 
 export interface PageWeight {
   page: string;
