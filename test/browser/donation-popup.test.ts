@@ -36,7 +36,9 @@ async function openHome(): Promise<{ page: Page; problems: string[] }> {
   const problems = collectConsoleProblems(page);
   await blockThirdParties(page, app.url);
   await page.clock.install({ time: T0 });
-  await page.clock.pauseAt(T0 + 1_000);
+  // The installed clock runs until paused: on a busy machine more than a second can pass between
+  // the two calls, and pausing in the past fails. A minute ahead is never in the past.
+  await page.clock.pauseAt(T0 + 60_000);
   // Notes when the popup's mount effect has read the session flag; it arms its timer right after.
   await page.addInitScript((key) => {
     const getItem = Storage.prototype.getItem;
