@@ -69,7 +69,9 @@ describe('the buffered log destination', () => {
     destination.flushSync();
     expect(out.text()).toBe('0123456789abcdef\nnext\n');
   });
+});
 
+describe('the buffered log destination when stdout is not read', () => {
   it('never waits for a stalled pipe: holds at most BACKLOG_BYTES, drops and counts the rest, warns once it drains', () => {
     let stalled = true;
     const out = recorder((offered) => {
