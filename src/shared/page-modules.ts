@@ -24,27 +24,40 @@ const pageModules: Record<PageId, PageModule> = {
 
 const loading = new Map<PageId, Promise<ComponentType>>();
 const loaded = new Map<PageId, ComponentType>();
+const failed = new Set<PageId>();
+
+function load(id: PageId): Promise<ComponentType> {
+  failed.delete(id);
+  const promise = pageModules[id]().then(
+    (component) => {
+      loaded.set(id, component);
+      return component;
+    },
+    (error: unknown) => {
+      failed.add(id);
+      throw error;
+    },
+  );
+  loading.set(id, promise);
+  return promise;
+}
 
 /**
  * Loads a page's module once; later renders of the page never suspend. A failed load (the network
- * dropped, a deploy removed the chunk) is forgotten, so the next attempt fetches again.
+ * dropped, a deploy removed the chunk) is not remembered: the next call fetches again.
  */
 export function preloadPage(id: PageId): Promise<ComponentType> {
-  let promise = loading.get(id);
-  if (!promise) {
-    promise = pageModules[id]().then(
-      (component) => {
-        loaded.set(id, component);
-        return component;
-      },
-      (error: unknown) => {
-        loading.delete(id);
-        throw error;
-      },
-    );
-    loading.set(id, promise);
-  }
-  return promise;
+  const promise = loading.get(id);
+  return promise && !failed.has(id) ? promise : load(id);
+}
+
+/**
+ * The load a render waits for: the latest attempt, failed or not, so rendering the page region
+ * again (an error boundary's retry) does not start a fetch per render; a new attempt is
+ * preloadPage's, when the reader asks for the page again.
+ */
+export function pageLoad(id: PageId): Promise<ComponentType> {
+  return loading.get(id) ?? load(id);
 }
 
 /** A page's component if its module has loaded, else undefined. */

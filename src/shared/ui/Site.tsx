@@ -8,7 +8,7 @@
  * until the new one can render, at once when its chunk was prefetched (PrefetchLink).
  */
 import { Suspense, use } from 'react';
-import { preloadPage, loadedPage } from '../page-modules.ts';
+import { loadedPage, pageLoad } from '../page-modules.ts';
 import { pageById, type PageId } from '../pages.ts';
 import { PageErrorBoundary } from './chrome/PageErrorBoundary.tsx';
 import { RouteAnnouncer } from './chrome/RouteAnnouncer.tsx';
@@ -39,7 +39,7 @@ export function Site() {
 }
 
 function Page({ id }: { id: PageId }) {
-  const Component = loadedPage(id) ?? use(preloadPage(id));
+  const Component = loadedPage(id) ?? use(pageLoad(id));
   return (
     <>
       <RouteHead page={pageById(id)} />
