@@ -1,12 +1,25 @@
 # syntax=docker/dockerfile:1
 # Multi-stage: build with all dependencies, run with production ones only, as a non-root user.
 
+# The release this image replaces: its dist/ goes into the build, which keeps the hashed files the new
+# build no longer has for 7 days (scripts/build/previous-assets.ts), so tabs opened before the deploy
+# keep loading their pages' code. Pass the running image:
+#   docker build --build-arg PREVIOUS_IMAGE=registry.example/chicago-news:current .
+# Without it (a first release) there is nothing to keep.
+ARG PREVIOUS_IMAGE=no-previous-release
+
+FROM node:26-bookworm-slim AS no-previous-release
+RUN mkdir -p /app/dist
+
+FROM ${PREVIOUS_IMAGE} AS previous-release
+
 FROM node:26-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # The image already has Node 26: skip the `node` dev package's download of its own binary.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
+COPY --from=previous-release /app/dist ./dist
 RUN node scripts/build.ts && npm prune --omit=dev --ignore-scripts
 
 FROM node:26-bookworm-slim AS runtime

@@ -8,6 +8,7 @@ import { existsSync, renameSync, rmSync } from 'node:fs';
 import type { Manifest } from '../src/server/manifest.ts';
 import { budgetTable, overBudget, overBudgetMessage, pageWeights, writeBudgetReport } from './build/budget.ts';
 import { FINAL_DIST, type OutputLayout, outputLayout } from './build/layout.ts';
+import { KEEP_RETIRED_DAYS, keepPreviousAssets } from './build/previous-assets.ts';
 import { manifestFrom, routerFiles, writeManifest } from './build/manifest.ts';
 import { clientOptions, serverOptions } from './build/options.ts';
 import {
@@ -71,6 +72,8 @@ async function build(): Promise<void> {
   // precompression, so it gets .br/.gz copies, and before the budget check.
   precompress(layout.client);
   checkBudgets(manifest, routerFiles(metafile, layout), layout);
+  const kept = keepPreviousAssets(outputLayout(FINAL_DIST), layout);
+  console.log(`build: kept ${kept} file(s) of earlier builds (for ${KEEP_RETIRED_DAYS} days after they were left out)`);
   swapIn(layout);
   console.log(`build: done in ${Math.round(performance.now() - started)} ms`);
 }
