@@ -3,7 +3,7 @@
  * (dist/sourcemaps, one per JS file, chained through the minifier so they name the original files):
  * a byte-level answer to "is this module in that file", whatever the file is called.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
 const DIST = 'dist';
@@ -16,10 +16,17 @@ export function sourcesOf(assetUrl: string): string[] {
   return map.sources.map((s) => s.replace(/^(\.\.\/)+/, ''));
 }
 
-/** The client JS assets, as URLs (/assets/…). */
+/** Files of earlier builds the build keeps servable (decision 046): not this build's code. */
+function retiredAssets(): Set<string> {
+  const ledger = join(DIST, 'retired-assets.json');
+  return new Set(existsSync(ledger) ? Object.keys(JSON.parse(readFileSync(ledger, 'utf8')) as object) : []);
+}
+
+/** This build's client JS assets, as URLs (/assets/…). */
 export function clientScripts(): string[] {
+  const retired = retiredAssets();
   return readdirSync(join(DIST, 'client', 'assets'))
-    .filter((f) => f.endsWith('.js'))
+    .filter((f) => f.endsWith('.js') && !retired.has(f))
     .map((f) => `/assets/${f}`);
 }
 
