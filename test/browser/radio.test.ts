@@ -142,8 +142,8 @@ describe('/radio playing the real Icecast stream', () => {
       await p.route('**/api/now-playing*', (route) =>
         route.fulfill({
           status: 200,
-          contentType: 'application/json',
-          body: '{"live":null,"title":null,"listeners":null}',
+          contentType: 'text/event-stream',
+          body: 'data: {"live":null,"title":null,"listeners":null}\n\n',
         }),
       );
     });
@@ -291,13 +291,14 @@ describe('/radio volume and mute', () => {
 
 // Last: it stops and restarts the station's source.
 describe('/radio when the station restarts', () => {
-  it('reconnects by itself while the visitor is listening, without showing an error', async () => {
+  it('says the stream is unavailable while it reconnects by itself, and clears it once playing again', async () => {
     const { page, problems } = await openRadio();
     await card(page).getByRole('button', { name: 'Play', exact: true }).click();
     await expectAdvancing(page, 1.0);
 
     await env.stopSource();
     await expect.poll(() => card(page).getByRole('status').innerText(), { interval: 100 }).toBe('Reconnecting…');
+    await expect.poll(() => alertText(page), { interval: 100 }).toBe(UNAVAILABLE);
     await env.startSource();
     await expect.poll(() => card(page).getByRole('status').innerText(), { interval: 250 }).toBe('Playing live');
     const t = (await audioState(page)).currentTime;

@@ -11,11 +11,11 @@ export const SPEC_NOW_PLAYING = 'Live programming from our station stream';
 export interface StreamUrls {
   /** The audio source (SPEC §7: /api/stream with the port). */
   stream: string;
-  /** The station's current title and listener count. */
+  /** The station's current title and listener count, pushed as they change (Server-Sent Events). */
   nowPlaying: string;
 }
 
 /** The one place the radio's URLs are built from the stream port. */
 export function streamUrls(port: number = STREAM_PORT): StreamUrls {
-  return { stream: `/api/stream?port=${port}`, nowPlaying: `/api/now-playing?port=${port}` };
+  return { stream: `/api/stream?port=${port}`, nowPlaying: `/api/now-playing/events?port=${port}` };
 }

@@ -1,8 +1,9 @@
 /**
- * What is on air: the station's current title and listener count from our
- * JSON endpoint, as a small store the /radio card, the player bar and the
- * Media Session read. It polls only while someone retains it (the /radio card
- * while shown, the player while the visitor listens) and the page is visible.
+ * What is on air: the station's current title and listener count, pushed by
+ * the server (GET /api/now-playing/events), as a small store the /radio card,
+ * the player bar and the Media Session read. The push is open only while
+ * someone retains the store: the /radio card while shown, the player while
+ * the visitor listens.
  */
 import { DEFAULT_TITLE } from './constants.ts';
 
@@ -32,52 +33,55 @@ export function listenersText(info: NowPlayingInfo | null): string {
 
 export interface NowPlayingStore {
   subscribe(listener: () => void): () => void;
-  /** Null until the first answer (and on the server), so a first render matches the server's HTML. */
+  /** Null until the first event (and on the server), so a first render matches the server's HTML. */
   getSnapshot(): NowPlayingInfo | null;
-  /** Keeps the poller running until the returned release is called. */
+  /** Keeps the push connection open until the returned release is called. */
   retain(): () => void;
-  /** Asks again after `ms` (after playback starts, once the server's few-second cache has passed, to count us). */
-  refreshIn(ms: number): void;
 }
 
-const REFRESH_MS = 20_000;
+/** After the server refused the connection (503 when full), try again after this. */
+const REOPEN_MS = 15_000;
 
+/**
+ * One EventSource per page, open while anyone retains the store: a browser allows six HTTP/1.1
+ * connections per site and the audio holds one, so it is not opened for pages that do not show
+ * the radio. EventSource reconnects by itself after a drop (the server's `retry:`); only a refusal
+ * (which closes it for good) is retried here.
+ */
 export function createNowPlaying(url: string): NowPlayingStore {
   let info: NowPlayingInfo | null = null;
   let holders = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let controller: AbortController | null = null;
+  let source: EventSource | null = null;
+  let reopen: ReturnType<typeof setTimeout> | undefined;
   const listeners = new Set<() => void>();
 
-  const schedule = (ms: number) => {
-    clearTimeout(timer);
-    timer = setTimeout(() => void refresh(), ms);
+  const onMessage = (event: MessageEvent<string>) => {
+    try {
+      info = parseNowPlaying(JSON.parse(event.data));
+    } catch {
+      return;
+    }
+    for (const listener of listeners) listener();
   };
 
-  async function refresh(): Promise<void> {
-    clearTimeout(timer);
-    if (holders === 0) return;
-    if (document.visibilityState !== 'hidden') {
-      controller?.abort();
-      const current = new AbortController();
-      controller = current;
-      try {
-        const res = await fetch(url, { signal: current.signal, headers: { Accept: 'application/json' } });
-        if (res.ok) {
-          info = parseNowPlaying(await res.json());
-          for (const listener of listeners) listener();
-        }
-      } catch {
-        /* keep what we have: the views fall back to their default text */
-      }
-      if (current.signal.aborted) return;
-    }
-    if (holders > 0) schedule(REFRESH_MS);
+  function open(): void {
+    clearTimeout(reopen);
+    if (holders === 0 || typeof EventSource === 'undefined') return;
+    const current = new EventSource(url);
+    source = current;
+    current.addEventListener('message', onMessage);
+    current.addEventListener('error', () => {
+      if (current.readyState !== EventSource.CLOSED || source !== current) return;
+      source = null;
+      reopen = setTimeout(open, REOPEN_MS);
+    });
   }
 
-  const onVisible = () => {
-    if (document.visibilityState === 'visible') void refresh();
-  };
+  function close(): void {
+    clearTimeout(reopen);
+    source?.close();
+    source = null;
+  }
 
   return {
     subscribe(listener) {
@@ -87,24 +91,14 @@ export function createNowPlaying(url: string): NowPlayingStore {
     getSnapshot: () => info,
     retain() {
       holders += 1;
-      if (holders === 1) {
-        document.addEventListener('visibilitychange', onVisible);
-        void refresh();
-      }
+      if (holders === 1) open();
       let released = false;
       return () => {
         if (released) return;
         released = true;
         holders -= 1;
-        if (holders > 0) return;
-        document.removeEventListener('visibilitychange', onVisible);
-        clearTimeout(timer);
-        controller?.abort();
-        controller = null;
+        if (holders === 0) close();
       };
-    },
-    refreshIn(ms) {
-      if (holders > 0) schedule(ms);
     },
   };
 }

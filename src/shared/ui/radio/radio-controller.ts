@@ -1,7 +1,7 @@
 /**
  * The radio's imperative shell: binds the pure rules (radio-player-logic.ts)
- * to the one audio element the PlayerProvider owns, to timers and to the
- * now-playing poller, and hands its state to React as an external store, so
+ * to the one audio element the PlayerProvider owns, to timers, to the
+ * browser's online/offline events and to the now-playing push, and hands its state to React as an external store, so
  * the /radio card and the player bar are two views of one state. Created once
  * per page load (by the /radio page), it outlives every route change.
  */
@@ -31,21 +31,11 @@ export interface RadioControllerOptions {
   station: string;
 }
 
-/** After playback starts, ask what is on air once the server's few-second cache has passed, so the count includes us. */
-const NOW_PLAYING_AFTER_START_MS = 6_000;
-
-export function createRadioController(
-  audio: HTMLAudioElement,
-  { urls, station }: RadioControllerOptions,
-): RadioController {
-  let state = initialRadioState;
+/** Performs the rules' effects on the element and the timers; results come back through `dispatch`. */
+function effectRunner(audio: HTMLAudioElement, urls: StreamUrls, dispatch: (event: RadioEvent) => void) {
   let retryTimer = 0;
   let stallTimer = 0;
-  let releaseNowPlaying: (() => void) | null = null;
-  const listeners = new Set<() => void>();
-  const nowPlaying = createNowPlaying(urls.nowPlaying);
-
-  const perform = (effect: RadioEffect): void => {
+  return (effect: RadioEffect): void => {
     switch (effect.type) {
       case 'connect': {
         const { session } = effect;
@@ -81,6 +71,46 @@ export function createRadioController(
         return;
     }
   };
+}
+
+/** Feeds the element's events, and the browser's online/offline, to the rules. */
+function listen(audio: HTMLAudioElement, dispatch: (event: RadioEvent) => void, session: () => number): void {
+  const on: [string, () => void][] = [
+    ['playing', () => dispatch({ type: 'playing' })],
+    ['waiting', () => dispatch({ type: 'waiting' })],
+    ['stalled', () => dispatch({ type: 'waiting' })],
+    ['timeupdate', () => dispatch({ type: 'progress' })],
+    ['ended', () => dispatch({ type: 'ended' })],
+    ['error', () => dispatch({ type: 'media-error' })],
+    [
+      'pause',
+      () => {
+        // Paused from outside (the OS, a headset)? Decide once the event's task has settled: our own pauses,
+        // the end of the stream and errors change the session or leave `ended` / `error` behind.
+        const current = session();
+        window.setTimeout(() => {
+          if (audio.paused && !audio.ended && audio.error === null) {
+            dispatch({ type: 'paused-externally', session: current });
+          }
+        }, 0);
+      },
+    ],
+  ];
+  for (const [name, fn] of on) audio.addEventListener(name, fn);
+  // The element can take many seconds to notice a lost network; the browser says so at once.
+  window.addEventListener('offline', () => dispatch({ type: 'network-lost' }));
+  window.addEventListener('online', () => dispatch({ type: 'network-back' }));
+}
+
+export function createRadioController(
+  audio: HTMLAudioElement,
+  { urls, station }: RadioControllerOptions,
+): RadioController {
+  let state = initialRadioState;
+  let releaseNowPlaying: (() => void) | null = null;
+  const listeners = new Set<() => void>();
+  const nowPlaying = createNowPlaying(urls.nowPlaying);
+  const perform = effectRunner(audio, urls, (event) => dispatch(event));
 
   function dispatch(event: RadioEvent): void {
     const before = state;
@@ -95,14 +125,13 @@ export function createRadioController(
     for (const listener of listeners) listener();
   }
 
-  /** What follows a change of phase beyond the element: the poller while listening, the Media Session from the first play. */
+  /** What follows a change of phase beyond the element: the push while listening, the Media Session from the first play. */
   function follow(before: RadioState, after: RadioState): void {
     if (isListening(after) && !releaseNowPlaying) releaseNowPlaying = nowPlaying.retain();
     if (!isListening(after) && releaseNowPlaying) {
       releaseNowPlaying();
       releaseNowPlaying = null;
     }
-    if (after.phase === 'live' && before.phase !== 'live') nowPlaying.refreshIn(NOW_PLAYING_AFTER_START_MS);
     if (after.started && !before.started) {
       import('./media-session.ts').then(
         (m) => m.bindMediaSession(controller),
@@ -113,26 +142,7 @@ export function createRadioController(
     }
   }
 
-  const on: [string, () => void][] = [
-    ['playing', () => dispatch({ type: 'playing' })],
-    ['waiting', () => dispatch({ type: 'waiting' })],
-    ['stalled', () => dispatch({ type: 'waiting' })],
-    ['timeupdate', () => dispatch({ type: 'progress' })],
-    ['ended', () => dispatch({ type: 'ended' })],
-    ['error', () => dispatch({ type: 'media-error' })],
-    [
-      'pause',
-      () => {
-        // Paused from outside (the OS, a headset)? Decide once the event's task has settled: our own pauses,
-        // the end of the stream and errors change the session or leave `ended` / `error` behind.
-        const session = state.session;
-        window.setTimeout(() => {
-          if (audio.paused && !audio.ended && audio.error === null) dispatch({ type: 'paused-externally', session });
-        }, 0);
-      },
-    ],
-  ];
-  for (const [name, fn] of on) audio.addEventListener(name, fn);
+  listen(audio, dispatch, () => state.session);
   audio.volume = state.volume;
   audio.muted = state.muted;
 

@@ -42,7 +42,10 @@ describe('radio: before the first play', () => {
 
   it('builds the stream URL from the port (8076 by default)', () => {
     expect(streamUrls().stream).toBe('/api/stream?port=8076');
-    expect(streamUrls(9000)).toEqual({ stream: '/api/stream?port=9000', nowPlaying: '/api/now-playing?port=9000' });
+    expect(streamUrls(9000)).toEqual({
+      stream: '/api/stream?port=9000',
+      nowPlaying: '/api/now-playing/events?port=9000',
+    });
   });
 });
 
@@ -160,30 +163,34 @@ describe('radio: volume and mute', () => {
 });
 
 describe('radio: reconnect policy', () => {
-  it('waits 1, 2, 4, 8 and 15 s ± 25 % between attempts', () => {
-    expect(RETRY_MS).toEqual([1_000, 2_000, 4_000, 8_000, 15_000]);
+  it('waits 1, 2, 4, 8, 15 and then every 30 s, each ± 25 %', () => {
+    expect(RETRY_MS).toEqual([1_000, 2_000, 4_000, 8_000, 15_000, 30_000]);
     expect(reconnectDelay(0, () => 0)).toBe(750);
     expect(reconnectDelay(0, () => 0.5)).toBe(1_000);
     expect(reconnectDelay(4, () => 0.999_999)).toBeCloseTo(18_750, 0);
-    expect(reconnectDelay(5, mid)).toBeNull();
+    expect(reconnectDelay(5, mid)).toBe(30_000);
+    expect(reconnectDelay(50, () => 0)).toBe(22_500);
   });
 
-  it('a live stream that ends reconnects after a wait, without an error, and is live again on playing', () => {
+  it('a live stream that ends says it is unavailable, retries after a wait, and is live again on playing', () => {
     const ended = transition(playing(), { type: 'ended' }, mid);
-    expect(ended.state).toMatchObject({ phase: 'reconnecting', attempt: 1, error: null });
+    expect(ended.state).toMatchObject({ phase: 'reconnecting', attempt: 1, error: STREAM_UNAVAILABLE });
     expect(ended.effects).toEqual([
       { type: 'clear-timers' },
       { type: 'start-retry-timer', session: ended.state.session, delayMs: 1_000 },
     ]);
     const due = transition(ended.state, { type: 'retry-due', session: ended.state.session }, mid);
-    expect(due.effects).toEqual([{ type: 'connect', session: ended.state.session + 1 }]);
+    expect(due.effects).toEqual([{ type: 'clear-timers' }, { type: 'connect', session: ended.state.session + 1 }]);
     expect(due.state.phase).toBe('reconnecting');
     const back = run(due.state, { type: 'playing' }).state;
     expect(back).toMatchObject({ phase: 'live', attempt: 0, error: null });
   });
 
   it('an error after the stream played reconnects rather than failing', () => {
-    expect(run(playing(), { type: 'media-error' }).state).toMatchObject({ phase: 'reconnecting', error: null });
+    expect(run(playing(), { type: 'media-error' }).state).toMatchObject({
+      phase: 'reconnecting',
+      error: STREAM_UNAVAILABLE,
+    });
   });
 
   it('a refused play during a retry is left to the element (no play-failed message)', () => {
@@ -191,20 +198,60 @@ describe('radio: reconnect policy', () => {
     const retry = run(due.state, { type: 'retry-due', session: due.state.session }).state;
     expect(
       transition(retry, { type: 'play-rejected', session: retry.session, mediaError: false }, mid).state.error,
-    ).toBeNull();
+    ).toBe(STREAM_UNAVAILABLE);
   });
 
-  it('gives up with the unavailable message after five failed attempts', () => {
+  it('never gives up while the reader wants to listen: the waits grow to 30 s and stay there', () => {
     let state = run(playing(), { type: 'ended' }).state;
     const delays: number[] = [];
-    for (let i = 0; i < 10 && state.phase === 'reconnecting'; i++) {
+    for (let i = 0; i < 8; i++) {
       state = run(state, { type: 'retry-due', session: state.session }).state;
       const next = transition(state, { type: 'media-error' }, mid);
       for (const e of next.effects) if (e.type === 'start-retry-timer') delays.push(e.delayMs);
       state = next.state;
     }
-    expect(delays).toEqual([2_000, 4_000, 8_000, 15_000]);
-    expect(state).toMatchObject({ phase: 'stopped', error: STREAM_UNAVAILABLE });
+    expect(delays).toEqual([2_000, 4_000, 8_000, 15_000, 30_000, 30_000, 30_000, 30_000]);
+    expect(state).toMatchObject({ phase: 'reconnecting', error: STREAM_UNAVAILABLE });
+  });
+
+  it('jitter spreads the listeners of a station that comes back', () => {
+    const waits = [0, 0.25, 0.5, 0.75, 0.999].map((r) =>
+      transition(playing(), { type: 'ended' }, () => r).effects.find((e) => e.type === 'start-retry-timer'),
+    );
+    expect(new Set(waits.map((e) => (e as { delayMs: number }).delayMs)).size).toBe(5);
+  });
+});
+
+describe('radio: a lost network', () => {
+  it('losing the network says so at once and waits to retry; its return retries at once', () => {
+    const lost = transition(playing(), { type: 'network-lost' }, mid);
+    expect(lost.state).toMatchObject({ phase: 'reconnecting', error: STREAM_UNAVAILABLE, attempt: 1 });
+    expect(lost.effects).toEqual([
+      { type: 'clear-timers' },
+      { type: 'start-retry-timer', session: lost.state.session, delayMs: 1_000 },
+    ]);
+    // Retries that fail while offline keep backing off.
+    const failed = run(lost.state, { type: 'retry-due', session: lost.state.session }, { type: 'media-error' }).state;
+    expect(failed).toMatchObject({ phase: 'reconnecting', attempt: 2 });
+    const back = transition(failed, { type: 'network-back' }, mid);
+    expect(back.effects).toEqual([{ type: 'clear-timers' }, { type: 'connect', session: failed.session + 1 }]);
+    expect(run(back.state, { type: 'playing' }).state).toMatchObject({ phase: 'live', error: null, attempt: 0 });
+  });
+
+  it('the network coming and going while stopped, or coming back while live, changes nothing', () => {
+    expect(transition(initialRadioState, { type: 'network-lost' }, mid).state).toBe(initialRadioState);
+    expect(transition(initialRadioState, { type: 'network-back' }, mid).state).toBe(initialRadioState);
+    const live = playing();
+    expect(transition(live, { type: 'network-back' }, mid).state).toBe(live);
+  });
+
+  it("a reader's pause during an outage stops the retries, and the network's return does not restart them", () => {
+    const lost = run(playing(), { type: 'network-lost' }).state;
+    const paused = transition(lost, { type: 'pause' }, mid);
+    expect(paused.state).toMatchObject({ phase: 'stopped', error: null });
+    expect(paused.effects).toEqual([{ type: 'clear-timers' }, { type: 'release' }]);
+    expect(transition(paused.state, { type: 'retry-due', session: lost.session }, mid).effects).toEqual([]);
+    expect(transition(paused.state, { type: 'network-back' }, mid).effects).toEqual([]);
   });
 
   it('a retry that falls due after a pause or a newer attempt does nothing', () => {
@@ -221,7 +268,10 @@ describe('radio: reconnect policy', () => {
       { type: 'start-stall-timer', delayMs: STALL_MS },
     ]);
     expect(transition(live, { type: 'progress' }, mid).effects).toEqual([{ type: 'clear-stall-timer' }]);
-    expect(run(live, { type: 'stall-timeout' }).state.phase).toBe('reconnecting');
+    expect(run(live, { type: 'stall-timeout' }).state).toMatchObject({
+      phase: 'reconnecting',
+      error: STREAM_UNAVAILABLE,
+    });
   });
 
   it('a pause from outside (OS, headset) stops the player; one meant for an old session does not', () => {

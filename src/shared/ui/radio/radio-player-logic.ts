@@ -7,8 +7,12 @@
  * The player wants to listen in every phase but 'stopped'. Pause drops the
  * connection and the next play opens a fresh one (the live edge, not a stale
  * buffer). Chrome ends a live stream that drops ('ended') and does not
- * reconnect by itself: while the visitor wants to listen we reconnect with
- * backoff, and show the unavailable message only when that fails.
+ * reconnect by itself. When the stream breaks while the reader wants it
+ * (network gone, connection reset, station restarting), the player says
+ * 'Stream temporarily unavailable.' at once and tries again by itself, with
+ * growing waits and jitter (a station coming back to thousands of listeners
+ * gets no storm), for as long as the reader wants it; the network coming back
+ * ('online') tries at once. A pause stops the retries.
  */
 import { DEFAULT_VOLUME, PLAY_FAILED, STREAM_UNAVAILABLE } from './constants.ts';
 
@@ -62,7 +66,11 @@ export type MediaEvent =
   | { type: 'media-error' }
   | { type: 'retry-due'; session: number }
   /** Paused by someone else (the OS, a headset) while we wanted to listen. */
-  | { type: 'paused-externally'; session: number };
+  | { type: 'paused-externally'; session: number }
+  /** The browser lost its network ('offline'). */
+  | { type: 'network-lost' }
+  /** The browser has a network again ('online'). */
+  | { type: 'network-back' };
 
 export type RadioEvent = RadioCommand | MediaEvent;
 
@@ -81,15 +89,15 @@ export interface Transition {
   effects: RadioEffect[];
 }
 
-/** Waits between reconnect attempts after the stream ends or fails while playing (then we give up). */
-export const RETRY_MS = [1_000, 2_000, 4_000, 8_000, 15_000] as const;
+/** Waits between reconnect attempts after the stream breaks; the last one repeats for as long as the reader wants to listen. */
+export const RETRY_MS = [1_000, 2_000, 4_000, 8_000, 15_000, 30_000] as const;
 /** Buffering this long while live means the stream stalled: reconnect. */
-export const STALL_MS = 12_000;
+export const STALL_MS = 6_000;
 
 /** The wait before reconnect attempt `attempt` (0-based): the backoff step ±25 %, so a station restart's listeners spread out. */
-export function reconnectDelay(attempt: number, random: () => number): number | null {
-  const base = RETRY_MS[attempt];
-  return base === undefined ? null : base * (0.75 + random() * 0.5);
+export function reconnectDelay(attempt: number, random: () => number): number {
+  const base = RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]!;
+  return base * (0.75 + random() * 0.5);
 }
 
 export const isListening = (state: RadioState): boolean => state.phase !== 'stopped';
@@ -126,19 +134,31 @@ function start(state: RadioState): Transition {
   };
 }
 
+/**
+ * The stream broke while wanted: say so, and try again after a wait. The element keeps its broken
+ * source until then (releasing it would pause it, which reads as a pause from outside).
+ */
 function reconnect(state: RadioState, random: () => number): Transition {
   if (!isListening(state)) return same(state);
   const delayMs = reconnectDelay(state.attempt, random);
-  if (delayMs === null) return fail(state, STREAM_UNAVAILABLE);
   const session = state.session + 1;
   return {
-    state: { ...state, phase: 'reconnecting', attempt: state.attempt + 1, session },
+    state: { ...state, phase: 'reconnecting', attempt: state.attempt + 1, error: STREAM_UNAVAILABLE, session },
     effects: [{ type: 'clear-timers' }, { type: 'start-retry-timer', session, delayMs }],
   };
 }
 
-/** The next state and the effects to perform; `random` (0 ≤ x < 1) jitters reconnect waits. */
-export function transition(state: RadioState, event: RadioEvent, random: () => number = Math.random): Transition {
+/** Connects now (a retry's time has come, or the network is back). */
+function retryNow(state: RadioState): Transition {
+  const session = state.session + 1;
+  return {
+    state: { ...state, wasLive: false, session },
+    effects: [{ type: 'clear-timers' }, { type: 'connect', session }],
+  };
+}
+
+/** What the visitor asks for. */
+function command(state: RadioState, event: RadioCommand): Transition {
   switch (event.type) {
     case 'toggle':
       return isListening(state) ? stop(state) : start(state);
@@ -157,6 +177,12 @@ export function transition(state: RadioState, event: RadioEvent, random: () => n
       const volume = clampVolume(event.volume);
       return same({ ...state, volume, muted: state.muted && volume === 0 });
     }
+  }
+}
+
+/** How a connection is going: play()'s answer, playback, buffering. */
+function playback(state: RadioState, event: MediaEvent): Transition {
+  switch (event.type) {
     case 'play-resolved':
       return event.session === state.session && isListening(state) ? same({ ...state, error: null }) : same(state);
     case 'play-rejected':
@@ -171,21 +197,38 @@ export function transition(state: RadioState, event: RadioEvent, random: () => n
       };
     case 'waiting':
       return isListening(state) ? { state, effects: [{ type: 'start-stall-timer', delayMs: STALL_MS }] } : same(state);
-    case 'progress':
-      return { state, effects: [{ type: 'clear-stall-timer' }] };
-    case 'stall-timeout':
-    case 'ended':
-      return reconnect(state, random);
+    default:
+      return { state, effects: [{ type: 'clear-stall-timer' }] }; // progress
+  }
+}
+
+/** The stream breaking, and the ways back. */
+function breakage(state: RadioState, event: MediaEvent, random: () => number): Transition {
+  switch (event.type) {
     case 'media-error':
       if (!isListening(state)) return same(state);
       // A stream that played and then broke, or a retry that failed: keep trying. A first connect that fails: say so.
       return state.wasLive || state.attempt > 0 ? reconnect(state, random) : fail(state, STREAM_UNAVAILABLE);
-    case 'retry-due': {
-      if (event.session !== state.session || state.phase !== 'reconnecting') return same(state);
-      const session = state.session + 1;
-      return { state: { ...state, wasLive: false, session }, effects: [{ type: 'connect', session }] };
-    }
+    case 'retry-due':
+      return event.session === state.session && state.phase === 'reconnecting' ? retryNow(state) : same(state);
     case 'paused-externally':
       return event.session === state.session ? stop(state) : same(state);
+    case 'network-lost':
+      // Waiting for the audio element to notice can take many seconds of silence under "Playing live".
+      return state.phase === 'reconnecting' ? same(state) : reconnect(state, random);
+    case 'network-back':
+      return state.phase === 'reconnecting' ? retryNow(state) : same(state);
+    default:
+      return reconnect(state, random); // stall-timeout, ended
   }
+}
+
+const PLAYBACK = new Set<RadioEvent['type']>(['play-resolved', 'play-rejected', 'playing', 'waiting', 'progress']);
+const COMMANDS = new Set<RadioEvent['type']>(['toggle', 'play', 'pause', 'toggle-mute', 'set-volume']);
+
+/** The next state and the effects to perform; `random` (0 ≤ x < 1) jitters reconnect waits. */
+export function transition(state: RadioState, event: RadioEvent, random: () => number = Math.random): Transition {
+  if (COMMANDS.has(event.type)) return command(state, event as RadioCommand);
+  if (PLAYBACK.has(event.type)) return playback(state, event as MediaEvent);
+  return breakage(state, event as MediaEvent, random);
 }

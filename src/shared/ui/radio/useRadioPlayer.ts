@@ -31,9 +31,9 @@ export function useRadioState(controller: RadioController | null): RadioState {
   return useSyncExternalStore(controller?.subscribe ?? noSubscribe, controller?.getSnapshot ?? initial, initial);
 }
 
-/** What is on air; `keepPolling` keeps the poller running while the calling view is shown. */
-export function useNowPlaying(controller: RadioController | null, keepPolling = false): NowPlayingInfo | null {
+/** What is on air; `follow` keeps the push open while the calling view is shown (the /radio card). */
+export function useNowPlaying(controller: RadioController | null, follow = false): NowPlayingInfo | null {
   const store = controller?.nowPlaying;
-  useEffect(() => (keepPolling ? store?.retain() : undefined), [store, keepPolling]);
+  useEffect(() => (follow ? store?.retain() : undefined), [store, follow]);
   return useSyncExternalStore(store?.subscribe ?? noSubscribe, store?.getSnapshot ?? none, none);
 }
