@@ -139,7 +139,7 @@ describe('/radio playing the real Icecast stream', () => {
     expect(problems).toEqual([]);
 
     const { page: fallback } = await openRadio(async (p) => {
-      await p.route('**/api/now-playing*', (route) =>
+      await p.route('**/api/now-playing/events*', (route) =>
         route.fulfill({
           status: 200,
           contentType: 'text/event-stream',
