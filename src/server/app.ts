@@ -70,6 +70,7 @@ interface ChainParts {
 function expressChain({ config, logger, streams, files, pageRoute }: ChainParts): Express {
   const app = express();
   app.disable('x-powered-by');
+  // The configuration's compiled trust function, so req.ip is the address every other lane logs.
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
 
@@ -166,9 +167,9 @@ export function createApp(config: Config, parts: AppParts): App {
   });
   const app = expressChain({ config, logger, streams, files, pageRoute });
 
-  // Express's req.ip, for every lane (no X-Forwarded-For to parse unless a proxy is trusted).
-  const trust = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
-  const clientIp = config.trustProxy
+  // The client's address for every lane, as Express's req.ip (X-Forwarded-For only from a trusted proxy).
+  const trust = config.trustProxy;
+  const clientIp = trust
     ? (req: IncomingMessage) => proxyaddr(req, trust)
     : (req: IncomingMessage) => req.socket.remoteAddress;
   const requestLog = createRequestLog(logger, clientIp);

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config.ts';
+import { type Config, loadConfig } from './config.ts';
 import { ConfigError } from './config-error.ts';
 import { defaultSite } from '../shared/site.ts';
+
+/** Whether the configuration's compiled TRUST_PROXY trusts this address at this hop. */
+function trusted(config: Config, address: string, hop = 0): boolean {
+  const trust = config.trustProxy;
+  return trust !== false && trust(address, hop);
+}
 
 describe('loadConfig', () => {
   it('has working defaults', () => {
@@ -12,6 +18,29 @@ describe('loadConfig', () => {
     expect(config.site.masthead).toBe(defaultSite.masthead);
     expect(config.site.url).toBe('http://localhost:3000');
     expect(config.sharedCache).toEqual({ sMaxAge: 60, staleWhileRevalidate: 60, staleIfError: 86_400 });
+    expect(config.timeouts).toEqual({
+      renderMs: 5_000,
+      requestMs: 30_000,
+      headersMs: 10_000,
+      keepAliveMs: 65_000,
+      sendMs: 60_000,
+      shutdownMs: 8_000,
+    });
+    expect(config.site).toEqual(defaultSite);
+    expect(config.stream.allowedPorts).toEqual([8076]);
+  });
+
+  it('compiles TRUST_PROXY once into the trust function Express and every lane use', () => {
+    const trusts = (value: string, address: string, hop = 0) =>
+      trusted(loadConfig({ TRUST_PROXY: value }), address, hop);
+    for (const off of ['false', '0', '', ' ']) expect(loadConfig({ TRUST_PROXY: off }).trustProxy).toBe(false);
+    expect(trusts('true', '203.0.113.9', 5)).toBe(true);
+    expect([0, 1, 2].map((hop) => trusts('2', '203.0.113.9', hop))).toEqual([true, true, false]);
+    expect(trusts('loopback', '127.0.0.1')).toBe(true);
+    expect(trusts('LOOPBACK', '::1')).toBe(true);
+    expect(trusts('loopback', '10.0.0.1')).toBe(false);
+    expect(trusts('uniquelocal, 192.0.2.0/24', '192.0.2.77')).toBe(true);
+    expect(trusts('10.0.0.0/255.0.0.0', '10.9.8.7')).toBe(true);
   });
 
   it('reads site identity and trust settings', () => {
@@ -25,7 +54,8 @@ describe('loadConfig', () => {
       CONTACT_EDITORIAL_PHONES: '(312) 555-0199; +1 312 555 0198',
     });
     expect(config.port).toBe(8080);
-    expect(config.trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8']);
+    expect(trusted(config, '10.1.2.3')).toBe(true);
+    expect(trusted(config, '203.0.113.9')).toBe(false);
     expect(config.site.url).toBe('https://news.example.com');
     expect(config.site.masthead).toBe('The Test Gazette');
     expect(config.site.sisterSites).toEqual([
@@ -36,6 +66,29 @@ describe('loadConfig', () => {
       email: 'tips@test.example',
       phones: ['(312) 555-0199', '+1 312 555 0198'],
     });
+  });
+});
+
+describe('loadConfig refuses a bad value', () => {
+  it.each([
+    ['PORT', 'abc', 'Invalid configuration: PORT must be a whole number from 1 to 65535 (got "abc")'],
+    [
+      'TRUST_PROXY',
+      '10.0.0.0/40',
+      'Invalid configuration: TRUST_PROXY must be true/false, a hop count, loopback/linklocal/uniquelocal, or IP addresses or subnets (got "10.0.0.0/40")',
+    ],
+    [
+      'SITE_URL',
+      'news.example.com',
+      'Invalid configuration: SITE_URL must be an absolute http(s) URL (got "news.example.com")',
+    ],
+    [
+      'CONTACT_CAREERS_EMAIL',
+      'jobs at example',
+      'Invalid configuration: CONTACT_CAREERS_EMAIL must be an email address (got "jobs at example")',
+    ],
+  ])('says what is wrong with %s=%s', (variable, value, message) => {
+    expect(() => loadConfig({ [variable]: value })).toThrow(message);
   });
 
   it.each([
@@ -53,6 +106,10 @@ describe('loadConfig', () => {
     ['PAGE_S_MAXAGE', '-1'],
     ['PAGE_STALE_WHILE_REVALIDATE', '-30'],
     ['PAGE_STALE_IF_ERROR', '1.5'],
+    ['TRUST_PROXY', 'loopback, maybe'],
+    ['DONATION_URL', 'http:/half'],
+    ['BOOK_COVER_ORIGIN', 'covers.example'],
+    ['CONTACT_ADVERTISING_PHONES', ';'],
   ])('rejects %s=%s naming the variable', (variable, value) => {
     let thrown: unknown;
     try {

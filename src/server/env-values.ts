@@ -20,11 +20,5 @@ export function tcpPort(text: string): number | null {
   return value >= 1 && value <= 65_535 ? value : null;
 }
 
-export const httpUrl = z.string().refine((v) => {
-  try {
-    const u = new URL(v);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}, 'must be an absolute http(s) URL');
+/** An absolute http(s) URL (zod's URL check: parsed by WHATWG URL, scheme http or https). */
+export const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' });

@@ -41,7 +41,7 @@ async function startUpstream(stream: StreamConfig, logger: Logger): Promise<Upst
   if (stream.upstreamHost) return { stream, close: async () => {} };
   logger.info('STREAM_UPSTREAM_HOST is not set: playing the built-in demo station');
   const station = await startDemoStation({ mount: stream.mount, host: '127.0.0.1', port: 0, logger });
-  // Visitors still ask for the public port (8076); it maps to wherever the station listens.
+  // Visitors still ask for the public port; it maps to wherever the station listens.
   const upstreamPorts = Object.fromEntries(stream.allowedPorts.map((port) => [port, station.port]));
   return { stream: { ...stream, upstreamHost: '127.0.0.1', upstreamPorts }, close: () => station.close() };
 }

@@ -4,6 +4,7 @@
  */
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { STREAM_PORT } from '../../shared/ui/radio/constants.ts';
 import { tcpPort, wholeNumber } from '../env-values.ts';
 
 export interface StreamConfig {
@@ -83,32 +84,31 @@ const portMap = z.string().transform((text, ctx) => {
   return pairs;
 });
 
-/** The STREAM_* variables: a part of the one configuration schema. */
+/** The STREAM_* variables, with their defaults: a part of the one configuration schema. */
 export const streamEnv = {
   STREAM_UPSTREAM_HOST: upstreamHost.optional(),
-  STREAM_MOUNT: mount.optional(),
-  STREAM_ALLOWED_PORTS: portList.optional(),
-  STREAM_PORT_MAP: portMap.optional(),
-  STREAM_CONNECT_TIMEOUT_MS: wholeNumber(100, 60_000).optional(),
+  STREAM_MOUNT: mount.default('/stream'),
+  STREAM_ALLOWED_PORTS: portList.default([STREAM_PORT]),
+  STREAM_PORT_MAP: portMap.default([]),
+  STREAM_CONNECT_TIMEOUT_MS: wholeNumber(100, 60_000).default(5_000),
   STREAM_IDLE_TIMEOUT_MS: wholeNumber(
     ICECAST_SOURCE_TIMEOUT_MS + 1,
     600_000,
     " (more than Icecast's 10 s source timeout)",
-  ).optional(),
-  STREAM_SEND_TIMEOUT_MS: wholeNumber(1_000, 600_000).optional(),
-  STREAM_MAX_LISTENERS: wholeNumber(1, 100_000).optional(),
-  STREAM_MAX_LISTENERS_PER_CLIENT: wholeNumber(1, 100_000).optional(),
-  STREAM_MAX_EVENT_CLIENTS: wholeNumber(1, 1_000_000).optional(),
-  STREAM_RETRY_AFTER_S: wholeNumber(1, 3_600).optional(),
-  STREAM_STATUS_CACHE_MS: wholeNumber(500, 300_000).optional(),
+  ).default(15_000),
+  STREAM_SEND_TIMEOUT_MS: wholeNumber(1_000, 600_000).default(60_000),
+  STREAM_MAX_LISTENERS: wholeNumber(1, 100_000).default(1_000),
+  STREAM_MAX_LISTENERS_PER_CLIENT: wholeNumber(1, 100_000).default(8),
+  STREAM_MAX_EVENT_CLIENTS: wholeNumber(1, 1_000_000).default(10_000),
+  STREAM_RETRY_AFTER_S: wholeNumber(1, 3_600).default(10),
+  STREAM_STATUS_CACHE_MS: wholeNumber(500, 300_000).default(5_000),
 };
 
-export type StreamEnv = z.infer<z.ZodObject<typeof streamEnv>>;
+export type StreamEnv = z.output<z.ZodObject<typeof streamEnv>>;
 
 /** Checks across variables, as issues on the variable at fault (for the schema's superRefine). */
 export function checkStreamEnv(env: StreamEnv, ctx: z.RefinementCtx): void {
-  const allowed = env.STREAM_ALLOWED_PORTS ?? [8076];
-  const stray = env.STREAM_PORT_MAP?.find(([from]) => !allowed.includes(from));
+  const stray = env.STREAM_PORT_MAP.find(([from]) => !env.STREAM_ALLOWED_PORTS.includes(from));
   if (stray) {
     ctx.addIssue({
       code: 'custom',
@@ -119,19 +119,19 @@ export function checkStreamEnv(env: StreamEnv, ctx: z.RefinementCtx): void {
 }
 
 export function streamConfigFrom(env: StreamEnv): StreamConfig {
-  const allowedPorts = env.STREAM_ALLOWED_PORTS ?? [8076];
+  const allowedPorts = env.STREAM_ALLOWED_PORTS;
   return {
     upstreamHost: env.STREAM_UPSTREAM_HOST ?? null,
-    mount: env.STREAM_MOUNT ?? '/stream',
+    mount: env.STREAM_MOUNT,
     allowedPorts,
-    upstreamPorts: Object.fromEntries([...allowedPorts.map((p) => [p, p]), ...(env.STREAM_PORT_MAP ?? [])]),
-    connectTimeoutMs: env.STREAM_CONNECT_TIMEOUT_MS ?? 5_000,
-    idleTimeoutMs: env.STREAM_IDLE_TIMEOUT_MS ?? 15_000,
-    sendTimeoutMs: env.STREAM_SEND_TIMEOUT_MS ?? 60_000,
-    maxListeners: env.STREAM_MAX_LISTENERS ?? 1_000,
-    maxListenersPerClient: env.STREAM_MAX_LISTENERS_PER_CLIENT ?? 8,
-    maxEventClients: env.STREAM_MAX_EVENT_CLIENTS ?? 10_000,
-    retryAfterSeconds: env.STREAM_RETRY_AFTER_S ?? 10,
-    statusCacheMs: env.STREAM_STATUS_CACHE_MS ?? 5_000,
+    upstreamPorts: Object.fromEntries([...allowedPorts.map((p) => [p, p]), ...env.STREAM_PORT_MAP]),
+    connectTimeoutMs: env.STREAM_CONNECT_TIMEOUT_MS,
+    idleTimeoutMs: env.STREAM_IDLE_TIMEOUT_MS,
+    sendTimeoutMs: env.STREAM_SEND_TIMEOUT_MS,
+    maxListeners: env.STREAM_MAX_LISTENERS,
+    maxListenersPerClient: env.STREAM_MAX_LISTENERS_PER_CLIENT,
+    maxEventClients: env.STREAM_MAX_EVENT_CLIENTS,
+    retryAfterSeconds: env.STREAM_RETRY_AFTER_S,
+    statusCacheMs: env.STREAM_STATUS_CACHE_MS,
   };
 }
