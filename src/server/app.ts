@@ -17,7 +17,7 @@ import type { Logger } from './logger.ts';
 import { loadManifest } from './manifest.ts';
 import { createFastLane } from './pages/fast-lane.ts';
 import { chicagoDay, PageCache } from './pages/page-cache.ts';
-import { createPageRoute } from './pages/page-route.ts';
+import { createPageRoute, type PageEvents } from './pages/page-route.ts';
 import { pageCacheControlClock } from './pages/shared-cache.ts';
 import { seoRoutes } from './pages/seo.ts';
 import { sendServerError } from './pages/server-error.ts';
@@ -31,6 +31,8 @@ export interface AppOptions {
   now?: () => Date;
   /** Told of every logged answer and the lane that gave it. */
   observe?: AnswerObserver;
+  /** Told of the page cache's hits, misses and renders in the Express chain (metrics.ts). */
+  pageEvents?: PageEvents;
 }
 
 /** What the composition root (runtime.ts) gives the app. */
@@ -163,6 +165,7 @@ export function createApp(config: Config, parts: AppParts): App {
     cache,
     today,
     cacheControl,
+    ...(options.pageEvents && { events: options.pageEvents }),
     ...(options.appTree && { appTree: options.appTree }),
   });
   const app = expressChain({ config, logger, streams, files, pageRoute });

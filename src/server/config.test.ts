@@ -110,6 +110,8 @@ describe('loadConfig refuses a bad value', () => {
     ['DONATION_URL', 'http:/half'],
     ['BOOK_COVER_ORIGIN', 'covers.example'],
     ['CONTACT_ADVERTISING_PHONES', ';'],
+    ['METRICS_PORT', '0'],
+    ['METRICS_PORT', '3000'],
   ])('rejects %s=%s naming the variable', (variable, value) => {
     let thrown: unknown;
     try {

@@ -87,7 +87,17 @@ const serverEnv = {
   SEND_TIMEOUT_MS: int(1_000, 600_000).default(60_000),
   SHUTDOWN_TIMEOUT_MS: int(100, 9_500).default(8_000),
   MAX_HEADER_SIZE: int(1_024, 65_536).default(16_384),
+  /** GET /metrics on a listener of its own (metrics.ts); off when unset. */
+  METRICS_PORT: int(1, 65535).optional(),
+  METRICS_HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
 };
+
+/** The metrics listener must not be the site's own port. */
+function checkServerEnv(env: { PORT: number; METRICS_PORT?: number | undefined }, ctx: z.RefinementCtx): void {
+  if (env.METRICS_PORT === env.PORT) {
+    ctx.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT (the public port)' });
+  }
+}
 
 const { contacts, sponsors } = defaultSite;
 
@@ -123,7 +133,10 @@ const siteEnv = {
   CONTACT_CAREERS_PHONES: phoneList.default(contacts.careers.phones),
 };
 
-const envSchema = z.object({ ...serverEnv, ...siteEnv, ...streamEnv }).superRefine(checkStreamEnv);
+const envSchema = z
+  .object({ ...serverEnv, ...siteEnv, ...streamEnv })
+  .superRefine(checkServerEnv)
+  .superRefine(checkStreamEnv);
 type Env = z.output<typeof envSchema>;
 
 function siteFrom(e: Env): SiteConfig {
@@ -187,6 +200,7 @@ function configFrom(e: Env) {
       shutdownMs: e.SHUTDOWN_TIMEOUT_MS,
     },
     maxHeaderSize: e.MAX_HEADER_SIZE,
+    metrics: e.METRICS_PORT === undefined ? null : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     site: siteFrom(e),
     stream: streamConfigFrom(e),
   };

@@ -13,7 +13,9 @@ import { type AppOptions, createApp } from './app.ts';
 import type { Config } from './config.ts';
 import { startDemoStation } from './demo-station/station.ts';
 import { type RunningServer, startServer } from './lifecycle.ts';
+import { sharedStdout } from './log-destination.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { createMetrics, type Metrics, serveMetrics } from './metrics.ts';
 import type { StreamConfig } from './stream/config.ts';
 import { createStreamService } from './stream/index.ts';
 
@@ -53,8 +55,22 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     logger.fatal({ err: error }, 'cannot start the demo station');
     throw error;
   });
-  const streams = createStreamService(upstream.stream, logger);
-  const app = createApp(config, { ...appOptions, logger, streams });
+  const metrics: Metrics | undefined = config.metrics
+    ? createMetrics({
+        streamPorts: upstream.stream.allowedPorts,
+        listenersAt: (port) => streams.listenersAt(port),
+        droppedLogLines: () => sharedStdout().droppedTotal,
+      })
+    : undefined;
+  const streams = createStreamService(upstream.stream, logger, {
+    ...(metrics && { upstreamFailure: metrics.upstreamFailure }),
+  });
+  const app = createApp(config, {
+    ...appOptions,
+    logger,
+    streams,
+    ...(metrics && { observe: metrics.observe, pageEvents: metrics.pages }),
+  });
   let running: RunningServer;
   try {
     running = await startServer(app.handle, config, logger);
@@ -62,6 +78,19 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     logger.fatal({ err: error }, `cannot listen on ${config.host}:${config.port}`);
     await upstream.close();
     throw error;
+  }
+  let metricsServer: Server | undefined;
+  if (metrics && config.metrics) {
+    const { port: metricsPort, host } = config.metrics;
+    try {
+      metricsServer = await serveMetrics(metrics.registry, metricsPort, host);
+      logger.info({ url: `http://${host}:${metricsPort}/metrics` }, 'metrics listening');
+    } catch (error) {
+      logger.fatal({ err: error }, `cannot listen on ${host}:${metricsPort} (METRICS_PORT)`);
+      await running.stop('metrics listener failed');
+      await upstream.close();
+      throw error;
+    }
   }
   const { port } = running.server.address() as AddressInfo;
   const url = `http://${config.host}:${port}`;
@@ -73,6 +102,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
       const closed = running.stop(reason);
       // A listener's answer never finishes by itself: end them, so the server can close.
       streams.closeAll();
+      metricsServer?.close();
       await closed;
       await upstream.close();
       logger.info('stopped');

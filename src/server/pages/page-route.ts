@@ -21,6 +21,15 @@ import { createPathMatcher, queryOf } from './page-path.ts';
 import { renderDocument } from './render.tsx';
 import { NOT_FOUND_CACHE_CONTROL } from './shared-cache.ts';
 
+/** What happens to page requests in the Express chain (metrics.ts counts them). */
+export interface PageEvents {
+  hit(): void;
+  miss(): void;
+  /** Waited for a render already in progress. */
+  coalesced(): void;
+  rendered(ms: number): void;
+}
+
 export interface PageRouteOptions {
   manifest: Manifest;
   site: SiteConfig;
@@ -36,6 +45,7 @@ export interface PageRouteOptions {
   today: () => string;
   /** A page's Cache-Control now (pages/shared-cache.ts). */
   cacheControl: () => string;
+  events?: PageEvents;
   /** Tests swap in an app tree that throws or hangs. */
   appTree?: (location: string) => ReactNode;
 }
@@ -74,14 +84,22 @@ export function createPageRoute(options: PageRouteOptions): RequestHandler {
 
     const day = options.today();
     let settle: SettleRender = () => {};
+    const { events } = options;
     if (cache) {
-      const cached = cache.get(page.id, day) ?? (await cache.inFlight(page.id, day));
+      let cached = cache.get(page.id, day);
+      if (cached) events?.hit();
+      else {
+        const pending = cache.inFlight(page.id, day);
+        if (pending) events?.coalesced();
+        cached = await pending;
+      }
       if (cached) {
         if (!res.destroyed) sendPage(req, res, cached, 'security', options.cacheControl());
         return;
       }
       settle = cache.begin(page.id, day);
     }
+    events?.miss();
 
     const wholeDocument = req.method === 'HEAD' || isbot(req.get('user-agent') ?? '');
     try {
@@ -90,6 +108,7 @@ export function createPageRoute(options: PageRouteOptions): RequestHandler {
       // The not-found page renders at the path that chose it; every other page at its own path.
       const location = status === 404 ? req.path : page.path;
       const cacheControl = status === 404 ? NOT_FOUND_CACHE_CONTROL : options.cacheControl();
+      const renderStarted = performance.now();
       const html = await renderDocument(
         res,
         { location, status, boot, styles: manifest.entry.styles, wholeDocument, cacheControl },
@@ -100,6 +119,7 @@ export function createPageRoute(options: PageRouteOptions): RequestHandler {
         },
       );
       if (!html) return settle();
+      events?.rendered(performance.now() - renderStarted);
       // A document that is not its page (no such render is known) is sent, never cached: a
       // false alarm here costs the cache, not the visitor.
       const isPage = isDocumentOf(html, page);

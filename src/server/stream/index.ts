@@ -35,6 +35,13 @@ export interface StreamService {
   closeAll(): void;
   /** Listeners being served right now. */
   readonly activeListeners: number;
+  /** Listeners being served right now on one allowed port (metrics). */
+  listenersAt(port: number): number;
+}
+
+export interface StreamObservers {
+  /** A request to the upstream found it failing: 502, 503 or 504 (upstream.ts). */
+  upstreamFailure?(status: number): void;
 }
 
 const STREAM_PATH = '/api/stream';
@@ -44,8 +51,19 @@ const EVENTS_PATH = '/api/now-playing/events';
 const isPath = (url: string, path: string) =>
   url.startsWith(path) && (url.length === path.length || url[path.length] === '?');
 
-export function createStreamService(config: StreamConfig, logger: Logger): StreamService {
-  const health = createUpstreamHealth(logger.child({ component: 'stream-upstream' }));
+export function createStreamService(
+  config: StreamConfig,
+  logger: Logger,
+  observers: StreamObservers = {},
+): StreamService {
+  const recorded = createUpstreamHealth(logger.child({ component: 'stream-upstream' }));
+  const health: typeof recorded = {
+    ...recorded,
+    record(port, status, detail) {
+      if (status !== 200) observers.upstreamFailure?.(status);
+      recorded.record(port, status, detail);
+    },
+  };
   const status = createIcecastStatus(config, health);
   const proxy = createStreamProxy(config, { logger, health, status });
   const local = (port: number) => ({ relaying: proxy.relaying(port), count: proxy.listeners(port) });
@@ -80,5 +98,6 @@ export function createStreamService(config: StreamConfig, logger: Logger): Strea
     get activeListeners() {
       return proxy.listeners();
     },
+    listenersAt: (port) => proxy.listeners(port),
   };
 }
