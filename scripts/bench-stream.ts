@@ -28,6 +28,7 @@ import { parseArgs } from 'node:util';
 import { shippedServerArgs, startApp, type AppProcess } from '../test/support/app-process.ts';
 import { makeTestMp3, startEzstream, startIcecast, type Icecast } from '../test/support/icecast.ts';
 import { startNginxSite } from '../test/support/nginx.ts';
+import { benchPush } from './bench-push.ts';
 import { median } from '../test/support/stats.ts';
 import { sleep } from '../test/support/wait.ts';
 
@@ -43,6 +44,8 @@ const { values: args } = parseArgs({
     /** A second proxy run per count with these node flags instead of the shipped ones ('none': no flags). */
     variant: { type: 'string', default: '' },
     client: { type: 'string' },
+    /** Now-playing push clients on one process (bench-push.ts); 0 skips that part. */
+    push: { type: 'string', default: '10000' },
   },
 });
 
@@ -364,6 +367,14 @@ async function main(): Promise<void> {
   ];
   const rows: RunResult[] = [];
   try {
+    const pushCount = Number(args.push);
+    if (pushCount > 0) {
+      const p = await benchPush(ice, pushCount);
+      console.log(
+        `  push: ${p.got}/${p.clients} clients got the change; RSS ${p.rssPerClientKiB.toFixed(1)} KiB/client (goal 16); ` +
+          `change reached the first after ${p.firstMs.toFixed(0)} ms, the last after ${p.lastMs.toFixed(0)} ms: fan-out ${p.fanOutMs.toFixed(0)} ms (goal 100)`,
+      );
+    }
     for (const count of counts) {
       for (const start of servers) {
         const r = await run(ice, start, count, seconds, rampS, bytesPerSecond);
