@@ -1,3 +1,4 @@
+import type { IsoDate } from './date.ts';
 import type { PageId } from './pages.ts';
 import type { SiteConfig } from './site.ts';
 
@@ -19,7 +20,8 @@ export interface BootData {
   /** The page the server rendered, so hydration needs no router to know it. */
   page: PageId;
   site: SiteConfig;
-  today: string;
+  /** Chicago's date when the page was rendered, "YYYY-MM-DD" (also the page cache's key). */
+  today: IsoDate;
   assets: PageAssets;
   /** The `port` the radio player asks /api/stream for (the first of STREAM_ALLOWED_PORTS). */
   streamPort: number;

@@ -1,49 +1,49 @@
 /**
- * The browser refreshes the header's Chicago date without Intl when it can
- * (a first Intl.DateTimeFormat is a long task on load). The shortcut must
- * never disagree with Intl, and must answer most of the day.
+ * The day as a value: Chicago's ISO date from the clock (Intl), and its words from a pure function
+ * that must say what Intl's long US format says, for every day.
  */
 import { describe, expect, it } from 'vitest';
-import { chicagoDateWithoutIntl, formatChicagoDate, isoDateOfLongUsDate } from './date.ts';
+import { chicagoIsoDate, formatLongDate, NEWSROOM_TIME_ZONE } from './date.ts';
 
-describe('chicagoDateWithoutIntl', () => {
-  it('agrees with Intl at every quarter hour of two years, DST changes included, and answers 23 hours in 24', () => {
-    const start = Date.UTC(2025, 0, 1);
-    const end = Date.UTC(2027, 0, 1);
-    const step = 15 * 60_000;
-    let answered = 0;
-    let total = 0;
-    for (let t = start; t < end; t += step) {
-      const date = new Date(t);
-      const cheap = chicagoDateWithoutIntl(date);
-      total++;
-      if (cheap === undefined) continue;
-      answered++;
-      if (cheap !== formatChicagoDate(date)) expect(cheap, date.toISOString()).toBe(formatChicagoDate(date));
-    }
-    expect(answered / total).toBeCloseTo(23 / 24, 2);
-  });
+const intlLong = new Intl.DateTimeFormat('en-US', {
+  timeZone: NEWSROOM_TIME_ZONE,
+  weekday: 'long',
+  year: 'numeric',
+  month: 'long',
+  day: 'numeric',
+});
 
-  it('steps aside in the hour when UTC−6 and UTC−5 fall on different days', () => {
-    // 05:30 UTC on Jan 1 is 23:30 on Dec 31 in Chicago (CST) but 00:30 at UTC−5.
-    expect(chicagoDateWithoutIntl(new Date('2026-01-01T05:30:00Z'))).toBeUndefined();
-    expect(formatChicagoDate(new Date('2026-01-01T05:30:00Z'))).toBe('Wednesday, December 31, 2025');
-    expect(chicagoDateWithoutIntl(new Date('2026-01-01T06:30:00Z'))).toBe('Thursday, January 1, 2026');
-    expect(chicagoDateWithoutIntl(new Date('2026-07-04T17:00:00Z'))).toBe('Saturday, July 4, 2026');
+describe('chicagoIsoDate', () => {
+  it("is Chicago's calendar day on both sides of midnight and across the DST changes", () => {
+    // 05:30 UTC on Jan 1 is 23:30 on Dec 31 in Chicago (CST, UTC−6).
+    expect(chicagoIsoDate(new Date('2026-01-01T05:30:00Z'))).toBe('2025-12-31');
+    expect(chicagoIsoDate(new Date('2026-01-01T06:00:00Z'))).toBe('2026-01-01');
+    // CDT (UTC−5): 04:59 UTC on July 5 is 23:59 on July 4.
+    expect(chicagoIsoDate(new Date('2026-07-05T04:59:00Z'))).toBe('2026-07-04');
+    expect(chicagoIsoDate(new Date('2026-07-05T05:00:00Z'))).toBe('2026-07-05');
+    // The days the clocks change (2 a.m. local), before and after.
+    expect(chicagoIsoDate(new Date('2026-03-08T07:59:00Z'))).toBe('2026-03-08');
+    expect(chicagoIsoDate(new Date('2026-11-01T06:30:00Z'))).toBe('2026-11-01');
+    expect(chicagoIsoDate(new Date('2026-11-02T05:59:00Z'))).toBe('2026-11-01');
   });
 });
 
-describe('isoDateOfLongUsDate', () => {
-  it("gives the <time datetime> of every day of two years from the header's words", () => {
+describe('formatLongDate', () => {
+  it("says what Intl's long US format says for every day of two years", () => {
+    let days = 0;
     for (let t = Date.UTC(2025, 0, 1, 18); t < Date.UTC(2027, 0, 1); t += 86_400_000) {
       const date = new Date(t);
       // 18:00 UTC is noon or 1 pm in Chicago: the same calendar day as UTC.
-      expect(isoDateOfLongUsDate(formatChicagoDate(date))).toBe(date.toISOString().slice(0, 10));
+      expect(formatLongDate(chicagoIsoDate(date)), date.toISOString()).toBe(intlLong.format(date));
+      days++;
     }
+    expect(days).toBe(730);
   });
 
-  it('gives nothing for words that are not a long US date', () => {
-    expect(isoDateOfLongUsDate('')).toBeUndefined();
-    expect(isoDateOfLongUsDate('Saturday, Brumaire 21, 2026')).toBeUndefined();
+  it('names the day the issue was filed, and refuses what is not a calendar date', () => {
+    expect(formatLongDate('2026-11-25')).toBe('Wednesday, November 25, 2026');
+    expect(formatLongDate('2028-02-29')).toBe('Tuesday, February 29, 2028');
+    for (const bad of ['', '2026-11-31', '2027-02-29', '2026-13-01', 'Wednesday, November 25, 2026', '2026-1-5'])
+      expect(() => formatLongDate(bad), bad).toThrow(RangeError);
   });
 });

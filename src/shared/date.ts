@@ -1,20 +1,31 @@
+/**
+ * The newsroom's day as a value: an ISO calendar date ("2026-11-25") in Chicago, worked out from
+ * the clock in one place (`chicagoIsoDate`) and turned into words in one pure function
+ * (`formatLongDate`). The server keys its page cache and the boot data by the ISO date; the
+ * header prints the words, and its <time datetime> is the value itself.
+ */
+
 /** The newsroom's clock: every date on the site is Chicago's, on the server and in the browser alike. */
 export const NEWSROOM_TIME_ZONE = 'America/Chicago';
 
-let longUsDate: Intl.DateTimeFormat | undefined;
+/** "YYYY-MM-DD". */
+export type IsoDate = string;
 
-/** e.g. "Saturday, November 21, 2026". Explicit locale and zone so server and client agree. */
-export function formatChicagoDate(date: Date): string {
+let chicagoParts: Intl.DateTimeFormat | undefined;
+
+/** Chicago's calendar date at an instant, by Intl (the time zone's own rules, DST included). */
+export function chicagoIsoDate(date: Date): IsoDate {
   // Made on first use, not at import: a browser's first Intl.DateTimeFormat costs tens of ms
   // (ICU start-up), a long task on the page's load path.
-  longUsDate ??= new Intl.DateTimeFormat('en-US', {
+  chicagoParts ??= new Intl.DateTimeFormat('en-US', {
     timeZone: NEWSROOM_TIME_ZONE,
-    weekday: 'long',
     year: 'numeric',
-    month: 'long',
-    day: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
   });
-  return longUsDate.format(date);
+  const parts = chicagoParts.formatToParts(date);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')}`;
 }
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -32,31 +43,19 @@ const MONTHS = [
   'November',
   'December',
 ];
-const HOUR = 3_600_000;
 
-function longUsDateAtOffset(date: Date, offsetHours: number): string {
-  const d = new Date(date.getTime() + offsetHours * HOUR);
-  return `${WEEKDAYS[d.getUTCDay()]}, ${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}, ${d.getUTCFullYear()}`;
-}
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /**
- * Chicago's date by arithmetic alone, when the instant allows it: Chicago is always UTC−6 or
- * UTC−5, so when both offsets give the same day, that day is Chicago's (23 hours in 24).
- * Undefined in the remaining hour: ask formatChicagoDate. Lets the browser skip Intl on load.
+ * "2026-11-25" → "Wednesday, November 25, 2026". Pure (no clock, no Intl, no time zone: a
+ * calendar date's weekday is the same everywhere), so the server's render and the browser's
+ * first render agree by construction. Throws on anything but a real ISO date.
  */
-export function chicagoDateWithoutIntl(date: Date): string | undefined {
-  const standard = longUsDateAtOffset(date, -6);
-  return standard === longUsDateAtOffset(date, -5) ? standard : undefined;
-}
-
-/**
- * The machine-readable form of a date in the long US format above ("Saturday, November 21, 2026" →
- * "2026-11-21"), for <time datetime>. Read from the words themselves, so the server and the
- * browser's first render derive the same value from the same string (no clock, no Intl).
- */
-export function isoDateOfLongUsDate(long: string): string | undefined {
-  const match = /^\w+, (\w+) (\d{1,2}), (\d{4})$/.exec(long);
-  const month = match ? MONTHS.indexOf(match[1]!) + 1 : 0;
-  if (!match || month === 0) return undefined;
-  return `${match[3]}-${String(month).padStart(2, '0')}-${match[2]!.padStart(2, '0')}`;
+export function formatLongDate(iso: IsoDate): string {
+  const match = ISO_DATE.exec(iso);
+  const [year, month, day] = match ? [Number(match[1]), Number(match[2]), Number(match[3])] : [0, 0, 0];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (!match || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day)
+    throw new RangeError(`not an ISO date: "${iso}"`);
+  return `${WEEKDAYS[date.getUTCDay()]}, ${MONTHS[month - 1]} ${day}, ${year}`;
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { secondsToChicagoMidnight } from '../../src/server/pages/shared-cache.ts';
-import { formatChicagoDate } from '../../src/shared/date.ts';
+import { chicagoIsoDate, formatLongDate } from '../../src/shared/date.ts';
 import { pages } from '../../src/shared/pages.ts';
 import { shippedServerArgs, startApp, type AppProcess } from '../support/app-process.ts';
 import { BROWSER_UA } from '../support/http.ts';
@@ -211,8 +211,8 @@ describe('deploy/nginx.conf at Chicago midnight', () => {
   });
 
   it('does not serve a page cached before midnight after it', async () => {
-    const before = formatChicagoDate(new Date(midnight - 60_000));
-    const after = formatChicagoDate(new Date(midnight + 60_000));
+    const before = formatLongDate(chicagoIsoDate(new Date(midnight - 60_000)));
+    const after = formatLongDate(chicagoIsoDate(new Date(midnight + 60_000)));
     const first = await http.get('/', { 'Accept-Encoding': 'br' });
     expect(Date.now() + offset, 'the app started too slowly to test before midnight').toBeLessThan(midnight);
     console.log(`before midnight: ${String(first.headers['cache-control'])}`);

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import type { PageId } from '../../shared/pages.ts';
-import { formatChicagoDate } from '../../shared/date.ts';
+import { chicagoIsoDate, type IsoDate } from '../../shared/date.ts';
 import {
   etagOf,
   type HeadersSet,
@@ -68,8 +68,8 @@ export class PageCache {
   private readonly rendering = new Map<string, Promise<CachedPage | undefined>>();
   private date = '';
 
-  /** `today` names the current day: chicagoDay() in the app. */
-  constructor(readonly today: () => string) {}
+  /** `today` names the current day (an ISO date): chicagoDay() in the app. */
+  constructor(readonly today: () => IsoDate) {}
 
   get(pageId: PageId, day: string = this.today()): CachedPage | undefined {
     return day === this.date ? this.entries.get(pageId) : undefined;
@@ -110,8 +110,8 @@ export class PageCache {
   }
 }
 
-/** Chicago's date, worked out at most once a second (Intl formatting is slow for every request). */
-export function chicagoDay(now: () => Date): () => string {
+/** Chicago's ISO date, worked out at most once a second (Intl formatting is slow for every request). */
+export function chicagoDay(now: () => Date): () => IsoDate {
   let second = Number.NaN;
   let day = '';
   return () => {
@@ -119,7 +119,7 @@ export function chicagoDay(now: () => Date): () => string {
     const s = Math.floor(date.getTime() / 1000);
     if (s !== second) {
       second = s;
-      day = formatChicagoDate(date);
+      day = chicagoIsoDate(date);
     }
     return day;
   };

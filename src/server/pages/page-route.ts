@@ -8,6 +8,7 @@ import type { ReactNode } from 'react';
 import type { RequestHandler } from 'express';
 import { isbot } from 'isbot';
 import type { BootData } from '../../shared/boot.ts';
+import type { IsoDate } from '../../shared/date.ts';
 import type { PageEntry } from '../../shared/pages.ts';
 import { preloadPage } from '../../shared/page-modules.ts';
 import type { SiteConfig } from '../../shared/site.ts';
@@ -42,7 +43,7 @@ export interface PageRouteOptions {
   /** Absent when PAGE_CACHE=off: every request renders. */
   cache: PageCache | undefined;
   /** Chicago's date now (the boot data's, and the cache's key). */
-  today: () => string;
+  today: () => IsoDate;
   /** A page's Cache-Control now (pages/shared-cache.ts). */
   cacheControl: () => string;
   events?: PageEvents;

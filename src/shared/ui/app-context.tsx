@@ -1,11 +1,12 @@
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { SiteConfig } from '../site.ts';
-import { chicagoDateWithoutIntl, formatChicagoDate } from '../date.ts';
+import { chicagoIsoDate, type IsoDate } from '../date.ts';
+import { whenIdle } from './schedule.ts';
 
 interface AppContextValue {
   site: SiteConfig;
-  /** Today's date in Chicago, long US format. */
-  today: string;
+  /** Today's date in Chicago (formatLongDate gives its words). */
+  today: IsoDate;
   /** The `port` the radio player asks /api/stream for (from configuration, via the boot data). */
   streamPort: number;
   dark: boolean;
@@ -21,19 +22,17 @@ export function AppProvider({
   children,
 }: {
   site: SiteConfig;
-  today: string;
+  today: IsoDate;
   streamPort: number;
   children: ReactNode;
 }) {
   // Light by default and not persisted (spec §4), so server and client start alike.
   const [dark, setDark] = useState(false);
   // First render uses the server's date (no mismatch); then the browser's own Chicago date,
-  // which differs only when a page rendered before midnight is read after it.
+  // which differs only when a page rendered before midnight is read after it. At an idle moment:
+  // a browser's first Intl formatter is a long task, which must not hold up hydration.
   const [date, setDate] = useState(today);
-  useEffect(() => {
-    const now = new Date();
-    setDate(chicagoDateWithoutIntl(now) ?? formatChicagoDate(now));
-  }, []);
+  useEffect(() => whenIdle(() => setDate(chicagoIsoDate(new Date()))), []);
   const value = useMemo(
     () => ({ site, today: date, streamPort, dark, toggleDark: () => setDark((d) => !d) }),
     [site, date, streamPort, dark],

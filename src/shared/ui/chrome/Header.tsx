@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { PrefetchLink } from '../PrefetchLink.tsx';
-import { isoDateOfLongUsDate } from '../../date.ts';
+import { formatLongDate } from '../../date.ts';
 import { navSections } from '../../sections-nav.ts';
 import { useApp } from '../app-context.tsx';
 import { useNavigation } from '../navigation.tsx';
@@ -16,7 +16,7 @@ export function Header() {
     <header className="site-header">
       <div className="site-header__bar container">
         <p className="site-header__date">
-          <time dateTime={isoDateOfLongUsDate(today)}>{today}</time>
+          <time dateTime={today}>{formatLongDate(today)}</time>
         </p>
         <div className="site-header__actions">
           <button
