@@ -3,6 +3,7 @@
  * a burst of misses, one entry per content coding that every client can decode, stale pages while
  * every app is down, nothing of yesterday after Chicago's midnight, and nothing stored for /api.
  */
+import type { ClientRequest } from 'node:http';
 import { Agent, request } from 'node:https';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -27,11 +28,17 @@ interface Reply {
 
 function client(nginx: DeployNginx) {
   const agent = new Agent({ keepAlive: true, maxSockets: 600, ca: nginx.certificate.cert });
-  const get = (path: string, headers: Record<string, string> = {}): Promise<Reply> =>
+  /** `from`: the client's address (127.x.y.z: loopback has them all), as many readers have many. */
+  const get = (path: string, headers: Record<string, string> = {}, from?: string): Promise<Reply> =>
     new Promise((resolve, reject) => {
       const req = request(
         `${nginx.httpsUrl}${path}`,
-        { agent, headers: { 'User-Agent': BROWSER_UA, ...headers }, timeout: 60_000 },
+        {
+          agent,
+          headers: { 'User-Agent': BROWSER_UA, ...headers },
+          timeout: 60_000,
+          ...(from && { localAddress: from }),
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
@@ -73,7 +80,9 @@ describe('the page cache in deploy/nginx.conf', () => {
   let http: ReturnType<typeof client>;
 
   beforeAll(async () => {
-    apps = await Promise.all([startApp(DEPLOYED, { name: 'app-a' }), startApp(DEPLOYED, { name: 'app-b' })]);
+    // The app's own cap on streams per client lifted, so nginx's limit_conn is what a client meets.
+    const env = { ...DEPLOYED, STREAM_MAX_LISTENERS_PER_CLIENT: '1000' };
+    apps = await Promise.all([startApp(env, { name: 'app-a' }), startApp(env, { name: 'app-b' })]);
     nginx = await startNginx({ upstreams: apps.map((a) => a.port) });
     http = client(nginx);
   });
@@ -85,7 +94,10 @@ describe('the page cache in deploy/nginx.conf', () => {
 
   it('sends one request to the apps for 500 concurrent first requests of a page', async () => {
     const replies = await Promise.all(
-      Array.from({ length: 500 }, () => http.get('/about', { 'Accept-Encoding': 'gzip, deflate, br' })),
+      // From 500 addresses: one client's connections are limited (limit_conn), a crowd's are not.
+      Array.from({ length: 500 }, (_, i) =>
+        http.get('/about', { 'Accept-Encoding': 'gzip, deflate, br' }, `127.1.${i >> 7}.${1 + (i & 0x7f)}`),
+      ),
     );
     const statuses = new Set(replies.map((r) => r.status));
     const cacheStatus = new Map<string, number>();
@@ -128,6 +140,38 @@ describe('the page cache in deploy/nginx.conf', () => {
         expect(texts.size, path).toBe(1);
         expect([...texts][0]).toContain('</html>');
       }
+    }
+  });
+
+  it('lets one client hold at most 32 connections (429 beyond), and pages keep answering others', async () => {
+    const held: ClientRequest[] = [];
+    const statuses = await Promise.all(
+      Array.from(
+        { length: 40 },
+        () =>
+          new Promise<number>((resolve, reject) => {
+            const req = request(
+              `${nginx.httpsUrl}/api/stream?port=8076`,
+              { ca: nginx.certificate.cert, agent: false, localAddress: '127.0.0.9' },
+              (res) => {
+                if (res.statusCode !== 200) res.resume();
+                resolve(res.statusCode ?? 0);
+              },
+            );
+            req.on('error', reject);
+            req.end();
+            held.push(req);
+          }),
+      ),
+    );
+    try {
+      const count = (s: number) => statuses.filter((x) => x === s).length;
+      console.log(`40 streams from one client: ${count(200)} × 200, ${count(429)} × 429`);
+      expect(count(200)).toBe(32);
+      expect(count(429)).toBe(8);
+      for (const path of pagePaths) expect((await http.get(path, {}, '127.0.0.10')).status, path).toBe(200);
+    } finally {
+      for (const req of held) req.destroy();
     }
   });
 
