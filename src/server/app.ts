@@ -13,7 +13,7 @@ import type { ReactNode } from 'react';
 import { type StaticFiles, staticFiles } from './assets.ts';
 import type { Config } from './config.ts';
 import { type AnswerObserver, createFrontDoor, type FrontDoor, type Lane, type LaneName } from './front-door.ts';
-import type { Logger } from './logger.ts';
+import type { Logger } from 'pino';
 import { loadManifest } from './manifest.ts';
 import { createFastLane } from './pages/fast-lane.ts';
 import { chicagoDay, PageCache } from './pages/page-cache.ts';

@@ -6,7 +6,7 @@
  */
 import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Config } from './config.ts';
-import type { Logger } from './logger.ts';
+import type { Logger } from 'pino';
 
 export interface RunningServer {
   server: Server;

@@ -1,10 +1,7 @@
-import { pino, type Logger } from 'pino';
-import type { Config } from './config.ts';
+import { type LevelWithSilent, type Logger, pino } from 'pino';
 import { sharedStdout } from './log-destination.ts';
 
-export type { Logger };
-
 /** JSON lines on stdout, one per event, written a few KB at a time (log-destination.ts). */
-export function createLogger(level: Config['logLevel']): Logger {
+export function createLogger(level: LevelWithSilent): Logger {
   return pino({ level, base: { service: 'web' } }, sharedStdout());
 }

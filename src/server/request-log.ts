@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pino } from 'pino';
-import type { Logger } from './logger.ts';
+import type { Logger } from 'pino';
 
 /** URLs and user agents are logged up to this many characters (Node reads both as latin1: bytes). */
 export const LOGGED_TEXT_MAX = 1024;

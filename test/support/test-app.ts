@@ -2,7 +2,8 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { type App, type AppParts, createApp } from '../../src/server/app.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
-import { createLogger, type Logger } from '../../src/server/logger.ts';
+import type { Logger } from 'pino';
+import { createLogger } from '../../src/server/logger.ts';
 import { createStreamService } from '../../src/server/stream/index.ts';
 import { untilValue } from './wait.ts';
 

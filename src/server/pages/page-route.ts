@@ -14,7 +14,7 @@ import { preloadPage } from '../../shared/page-modules.ts';
 import type { SiteConfig } from '../../shared/site.ts';
 import { pageAssets } from '../assets.ts';
 import type { Manifest } from '../manifest.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from 'pino';
 import { cut, noteOnRequestLine } from '../request-log.ts';
 import type { HeaderList } from '../security.ts';
 import { compressPage, sendPage, type PageCache, type SettleRender } from './page-cache.ts';

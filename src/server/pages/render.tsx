@@ -11,7 +11,7 @@ import type { BootData } from '../../shared/boot.ts';
 import { Document } from '../../shared/ui/Document.tsx';
 import { StaticNavigation } from '../../shared/ui/navigation.tsx';
 import { Site } from '../../shared/ui/Site.tsx';
-import type { Logger } from '../logger.ts';
+import type { Logger } from 'pino';
 import { cut } from '../request-log.ts';
 import { HTML_TYPE } from './page-cache.ts';
 import { sendServerError } from './server-error.ts';
