@@ -2,13 +2,11 @@
  * axe-core on every page of the site, in the light and the dark theme, at a
  * phone and a desktop width: no serious or critical violation.
  */
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type AppProcess } from '../support/app-process.ts';
+import { type AxeFinding, axeFindings, describeFindings, seriousOrCritical } from '../support/axe.ts';
 import { blockThirdParties, launchBrowser } from '../support/browser.ts';
-
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 let app: AppProcess;
 let browser: Browser;
@@ -25,13 +23,6 @@ afterAll(async () => {
 });
 
 type Theme = 'light' | 'dark';
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: string[]; failureSummary?: string }>;
-}
 
 /** Switches the theme the way a visitor does: the header toggle (the not-found page has no header, so its root class). */
 async function setTheme(page: Page, theme: Theme): Promise<void> {
@@ -54,38 +45,17 @@ async function setTheme(page: Page, theme: Theme): Promise<void> {
   }
 }
 
-async function audit(path: string, theme: Theme, width: number): Promise<AxeViolation[]> {
-  // bypassCSP: our CSP (rightly) refuses the injected axe script; CSP itself is tested elsewhere.
-  const context = await browser.newContext({
-    viewport: { width, height: 900 },
-    reducedMotion: 'reduce',
-    bypassCSP: true,
-  });
+async function audit(path: string, theme: Theme, width: number): Promise<AxeFinding[]> {
+  const context = await browser.newContext({ viewport: { width, height: 900 }, reducedMotion: 'reduce' });
   contexts.push(context);
   const page = await context.newPage();
   await blockThirdParties(page, app.url);
   await page.goto(`${app.url}${path}`, { waitUntil: 'load' });
   await setTheme(page, theme);
-  await page.addScriptTag({ path: AXE_PATH });
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: AxeViolation[] }> } }
-    ).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations;
-  });
+  const serious = await axeFindings(page, { keep: seriousOrCritical });
   await context.close();
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  return serious;
 }
-
-const describeViolations = (violations: AxeViolation[]) =>
-  violations.map(
-    (v) =>
-      `${v.id} (${v.impact}): ${v.help} — ${v.nodes
-        .slice(0, 3)
-        .map((n) => n.target.join(' '))
-        .join(', ')}`,
-  );
 
 const paths = ['/', '/about', '/contact', '/careers', '/privacy', '/terms', '/radio', '/books', '/no-such-page'];
 const cases = paths.flatMap((path) => (['light', 'dark'] as const).map((theme) => [path, theme] as const));
@@ -94,12 +64,12 @@ describe('axe-core: no serious or critical violations', () => {
   it.each(cases)('%s in the %s theme, at 375 and 1280 px', async (path, theme) => {
     for (const width of [375, 1280]) {
       const serious = await audit(path, theme, width);
-      expect(describeViolations(serious), `${path} ${theme} @${width}`).toEqual([]);
+      expect(describeFindings(serious), `${path} ${theme} @${width}`).toEqual([]);
     }
   });
 
   it('would catch a violation (the audit is live)', async () => {
-    const context = await browser.newContext({ bypassCSP: true });
+    const context = await browser.newContext();
     contexts.push(context);
     const page = await context.newPage();
     await blockThirdParties(page, app.url);
@@ -113,15 +83,7 @@ describe('axe-core: no serious or critical violations', () => {
       a.append(document.createElement('img'));
       document.querySelector('main')!.append(a);
     });
-    await page.addScriptTag({ path: AXE_PATH });
-    const ids = await page.evaluate(async () => {
-      const axe = (
-        window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: AxeViolation[] }> } }
-      ).axe;
-      return (await axe.run(document, { resultTypes: ['violations'] })).violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => v.id);
-    });
-    expect(ids).toContain('link-name');
+    const serious = await axeFindings(page, { keep: seriousOrCritical });
+    expect(serious.map((f) => f.id)).toContain('link-name');
   });
 });
