@@ -345,4 +345,5 @@ export function formatFailures(results: PageResult[]): string {
     .join('\n');
 }
 
-export const AUDITED_PATHS = ['/', '/radio', '/books'] as const;
+/** Every route of the site (issue 21: Lighthouse mobile on every route). */
+export const AUDITED_PATHS = ['/', '/about', '/contact', '/careers', '/privacy', '/terms', '/radio', '/books'] as const;
