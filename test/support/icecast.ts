@@ -107,6 +107,8 @@ export interface IcecastOptions {
   /** Headers Icecast adds to every response. */
   headers?: Record<string, string>;
   mounts?: MountOptions[];
+  /** XML added at the end of <icecast> (a <relay> block from deploy/icecast-relay.xml). */
+  extraXml?: string;
 }
 
 export interface IcecastSource {
@@ -209,6 +211,7 @@ async function startIcecastOnce(options: IcecastOptions): Promise<Icecast> {
   </paths>
   <logging><accesslog>access.log</accesslog><errorlog>error.log</errorlog><loglevel>2</loglevel></logging>
   <security><chroot>0</chroot>${owner ? `<changeowner><user>${owner.user}</user><group>${owner.group}</group></changeowner>` : ''}</security>
+  ${options.extraXml ?? ''}
 </icecast>
 `;
   const configFile = join(dir, 'icecast.xml');
