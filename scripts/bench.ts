@@ -11,6 +11,7 @@
  *   app no log     the app with LOG_LEVEL=silent: what the request log costs
  *   nginx gzip     the same HTML from nginx compressing each response (gzip_comp_level 6)
  *   app uncached   the app's render path (a second process with PAGE_CACHE=off)
+ *   app metrics    the app with METRICS_PORT set (Prometheus counters on every answer): what they cost
  * Servers are pinned to CPU 0 and wrk to CPU 1 (taskset) when there are two CPUs. CPU per
  * request is the server's user + system time over the run (nginx: master and workers) ÷ requests.
  * Targets (issue 10): app ≥ 0.5 × nginx static, app ≥ 10 × app uncached, app p99 ≤ 5 ms.
@@ -32,6 +33,7 @@ import { NGINX_BIN, startNginx, type NginxProcess } from '../test/support/nginx.
 import {
   type AppProcess,
   cpuMs,
+  freePort,
   requireBuild,
   shippedServerArgs,
   startApp,
@@ -203,14 +205,17 @@ async function startTargets(bench: Bench): Promise<{ servers: Servers; home: Hom
   const app = await startServer(bench, 'app');
   const quiet = await startServer(bench, 'app no log', { LOG_LEVEL: 'silent' });
   const uncached = await startServer(bench, 'app uncached', { PAGE_CACHE: 'off' });
+  const metrics = await startServer(bench, 'app metrics', { METRICS_PORT: String(await freePort()) });
   const home = await cachedHomePage(app);
   const bare = await startBareNode(bench, home.br);
   const nginx = await startNginxPeers(bench, home, app.port);
-  // Warm the second process's cache too.
-  await untilCached(
-    () => fetchBytes(`${quiet.url}/`, ACCEPT),
-    (r) => r.etag,
-  );
+  // Warm the other processes' caches too.
+  for (const server of [quiet, metrics]) {
+    await untilCached(
+      () => fetchBytes(`${server.url}/`, ACCEPT),
+      (r) => r.etag,
+    );
+  }
   const nginxPid = nginx.child.pid!;
   const targets: Target[] = [
     { name: 'app', url: `${app.url}/`, pid: app.pid },
@@ -219,6 +224,7 @@ async function startTargets(bench: Bench): Promise<{ servers: Servers; home: Hom
     { name: 'app no log', url: `${quiet.url}/`, pid: quiet.pid },
     { name: 'nginx gzip', url: `${nginx.url}/dynamic/index.html`, pid: nginxPid },
     { name: 'app uncached', url: `${uncached.url}/`, pid: uncached.pid },
+    { name: 'app metrics', url: `${metrics.url}/`, pid: metrics.pid },
   ];
   return { servers: { app, quiet, uncached }, home, targets };
 }
@@ -330,7 +336,7 @@ function printResults(targets: Target[], runs: Map<string, Run[]>, servers: Serv
   console.log(
     `\nratios: app / nginx static ${fixed(ratio('nginx static'), 3)}, app / nginx gzip ${fixed(ratio('nginx gzip'), 2)}, ` +
       `app / app uncached ${fixed(ratio('app uncached'), 1)}, app / app no log ${fixed(ratio('app no log'), 3)}, ` +
-      `app / node bare ${fixed(ratio('node bare'), 3)}, node bare / nginx static ${fixed(best('node bare').rps / best('nginx static').rps, 3)} ` +
+      `app / node bare ${fixed(ratio('node bare'), 3)}, app metrics / app ${fixed(best('app metrics').rps / appRun.rps, 3)}, node bare / nginx static ${fixed(best('node bare').rps / best('nginx static').rps, 3)} ` +
       `(the request log costs ${fixed(appRun.cpuUsPerRequest - best('app no log').cpuUsPerRequest, 1)} µs CPU per request)`,
   );
   const { app, quiet, uncached } = servers;
