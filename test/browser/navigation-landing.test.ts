@@ -172,3 +172,26 @@ describe('found from a phone', () => {
     await context.close();
   });
 });
+
+describe('third-party embeds say what they are', () => {
+  it.each([
+    ['/', '.imageboard'],
+    ['/contact', '.contact-form'],
+  ])('%s: with the frame unreachable, a line of text and a direct link above its reserved box', async (path, box) => {
+    const { context, page } = await open(path, 375, { touch: true });
+    const note = page.locator(`${box} .embed-note`);
+    expect(await note.isVisible()).toBe(true);
+    const href = await note.locator('a').getAttribute('href');
+    expect(href).toMatch(/^https:\/\//);
+    // The link opens what the frame would show.
+    const frameSrc =
+      path === '/'
+        ? await page.locator('.imageboard__frame').getAttribute('src')
+        : await page
+            .locator('.contact-form__fallback a, .contact-form__frame')
+            .first()
+            .evaluate((e) => e.getAttribute('href') ?? e.getAttribute('src'));
+    expect(href).toBe(frameSrc);
+    await context.close();
+  });
+});
