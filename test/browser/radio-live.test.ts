@@ -7,7 +7,8 @@
 import type { BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useStationAppAndBrowser } from '../support/app-and-browser.ts';
-import { blockThirdParties, recordStreamRequests } from '../support/browser.ts';
+import { changeTitleUntilSeen } from '../support/icecast.ts';
+import { blockThirdParties, recordStreamRequests, untilHydrated } from '../support/browser.ts';
 import { until } from '../support/wait.ts';
 
 const UNAVAILABLE = 'Stream temporarily unavailable.';
@@ -65,7 +66,7 @@ describe('titles pushed live', () => {
     const push = recordPushConnections(page);
     // A page other than /radio: no push before the first play.
     await page.goto(`${env.app.url}/about`, { waitUntil: 'load' });
-    await page.waitForFunction(() => document.querySelector('audio') !== null);
+    await untilHydrated(page, 'footer a[href="/terms"]');
     expect(push.opened()).toBe(0);
 
     await navigateInApp(page, '/radio');
@@ -77,24 +78,17 @@ describe('titles pushed live', () => {
     expect(push.open()).toBe(1);
 
     const first = `Evening News ${Date.now()}`;
-    let changedAt = performance.now();
-    await env.ice.setTitle(first);
-    await expect.poll(() => bar(page).locator('.player-bar__title').innerText(), { interval: 50 }).toBe(first);
-    const barMs = performance.now() - changedAt;
+    const barTitle = () => bar(page).locator('.player-bar__title').innerText();
+    const barMs = await changeTitleUntilSeen(env.ice, first, async () => (await barTitle()) === first);
     await expect.poll(() => lockScreenTitle(page), { interval: 50 }).toBe(first);
-    const lockMs = performance.now() - changedAt;
 
     await navigateInApp(page, '/radio');
     const second = `Late Jazz ${Date.now()}`;
-    changedAt = performance.now();
-    await env.ice.setTitle(second);
-    await expect.poll(() => page.locator('.now-playing__title').innerText(), { interval: 50 }).toBe(second);
-    const cardMs = performance.now() - changedAt;
-    await expect.poll(() => bar(page).locator('.player-bar__title').innerText(), { interval: 50 }).toBe(second);
+    const cardTitle = () => page.locator('.now-playing__title').innerText();
+    const cardMs = await changeTitleUntilSeen(env.ice, second, async () => (await cardTitle()) === second);
+    expect(await barTitle()).toBe(second);
     expect(await lockScreenTitle(page)).toBe(second);
-    console.log(
-      `title change seen: bar ${barMs.toFixed(0)} ms, lock screen ${lockMs.toFixed(0)} ms, /radio card ${cardMs.toFixed(0)} ms`,
-    );
+    console.log(`title change seen: bar ${barMs.toFixed(0)} ms (on /terms), /radio card ${cardMs.toFixed(0)} ms`);
     // One push connection per tab all along, shared by the card, the bar and the lock screen.
     expect(push.opened()).toBe(1);
     expect(push.open()).toBe(1);
@@ -111,8 +105,10 @@ describe('a lost signal', () => {
   it('offline for 10 s while playing: says so, then plays again by itself within seconds of the network, with one new request', async () => {
     const { page, context } = await newPage();
     const streamRequests = recordStreamRequests(page);
+    // The push opens from the card's effect: the page has hydrated and Play works.
+    const hydrated = page.waitForRequest((req) => new URL(req.url()).pathname === EVENTS_PATH);
     await page.goto(`${env.app.url}/radio`, { waitUntil: 'load' });
-    await page.waitForFunction(() => document.querySelector('audio') !== null);
+    await hydrated;
     await card(page).getByRole('button', { name: 'Play', exact: true }).click();
     await expect.poll(() => currentTime(page)).toBeGreaterThan(0.5);
 
@@ -133,8 +129,10 @@ describe('a lost signal', () => {
   it('a pause during the outage stops the retries', async () => {
     const { page, context } = await newPage();
     const streamRequests = recordStreamRequests(page);
+    // The push opens from the card's effect: the page has hydrated and Play works.
+    const hydrated = page.waitForRequest((req) => new URL(req.url()).pathname === EVENTS_PATH);
     await page.goto(`${env.app.url}/radio`, { waitUntil: 'load' });
-    await page.waitForFunction(() => document.querySelector('audio') !== null);
+    await hydrated;
     await card(page).getByRole('button', { name: 'Play', exact: true }).click();
     await expect.poll(() => currentTime(page)).toBeGreaterThan(0.5);
     await context.setOffline(true);

@@ -354,3 +354,26 @@ export async function startEzstream(ice: Icecast, options: EzstreamOptions = {})
   }
   return { pid: proc.child.pid!, logs: proc.logs, stop: () => terminate(proc) };
 }
+
+/**
+ * Changes the mount's title and waits until `seen()` says it arrived; returns the ms from the last
+ * change to its arrival. ezstream sets the title again each time its file loops (every few
+ * seconds), which can overwrite a change before anything reads it: then the change is made again
+ * (after 3 s without it arriving), and the time counts from that one. Gives up after 30 s.
+ */
+export async function changeTitleUntilSeen(
+  ice: Icecast,
+  title: string,
+  seen: () => boolean | Promise<boolean>,
+): Promise<number> {
+  const giveUpAt = performance.now() + 30_000;
+  while (performance.now() < giveUpAt) {
+    const changedAt = performance.now();
+    await ice.setTitle(title);
+    while (performance.now() - changedAt < 3_000) {
+      if (await seen()) return performance.now() - changedAt;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+  throw new Error(`the title "${title}" never arrived`);
+}
