@@ -91,6 +91,7 @@ describe('GET /api/now-playing', () => {
     for (const res of answers) {
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.headers['cache-control']).toBe('no-store');
       expect(JSON.parse(res.text)).toEqual({ live: true, title: 'Morning Show', listeners: 7 });
     }
     expect(upstream.requests.filter((r) => r.url === '/status-json.xsl')).toHaveLength(1);

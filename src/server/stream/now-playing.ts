@@ -33,8 +33,10 @@ export function createNowPlayingHandler(
     status
       .read(port, config.statusCacheMs)
       .then(({ nowPlaying }) => {
+        // Nothing under /api/ is stored by any cache (issue 19): a CDN keeping a title would show
+        // yesterday's show; the status cache above already spares Icecast.
         res
-          .set('Cache-Control', `public, max-age=${Math.max(1, Math.floor(config.statusCacheMs / 1000))}`)
+          .set('Cache-Control', 'no-store')
           .json(withLocalListeners(nowPlaying, local(port)));
       })
       .catch(next);
