@@ -35,9 +35,7 @@ export function createNowPlayingHandler(
       .then(({ nowPlaying }) => {
         // Nothing under /api/ is stored by any cache (issue 19): a CDN keeping a title would show
         // yesterday's show; the status cache above already spares Icecast.
-        res
-          .set('Cache-Control', 'no-store')
-          .json(withLocalListeners(nowPlaying, local(port)));
+        res.set('Cache-Control', 'no-store').json(withLocalListeners(nowPlaying, local(port)));
       })
       .catch(next);
   };
