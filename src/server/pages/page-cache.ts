@@ -17,6 +17,7 @@ import {
   type PreparedRepresentation,
 } from '../http-cache.ts';
 import type { HeaderList } from '../security.ts';
+import { perSecond } from './per-second.ts';
 
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
@@ -110,17 +111,7 @@ export class PageCache {
   }
 }
 
-/** Chicago's ISO date, worked out at most once a second (Intl formatting is slow for every request). */
+/** Chicago's ISO date, worked out at most once a second. */
 export function chicagoDay(now: () => Date): () => IsoDate {
-  let second = Number.NaN;
-  let day = '';
-  return () => {
-    const date = now();
-    const s = Math.floor(date.getTime() / 1000);
-    if (s !== second) {
-      second = s;
-      day = chicagoIsoDate(date);
-    }
-    return day;
-  };
+  return perSecond(now, (_second, date) => chicagoIsoDate(date));
 }

@@ -8,6 +8,7 @@
  * No `must-revalidate`: it would forbid shared caches the stale copies asked for above.
  */
 import { NEWSROOM_TIME_ZONE } from '../../shared/date.ts';
+import { perSecond } from './per-second.ts';
 
 export interface SharedCacheSettings {
   /** Seconds a shared cache may serve a page without asking the app. */
@@ -65,15 +66,7 @@ export function pageCacheControl(settings: SharedCacheSettings, secondsToMidnigh
  * request), for the last millisecond of that second so it holds for all of it.
  */
 export function pageCacheControlClock(settings: SharedCacheSettings, now: () => Date): () => string {
-  let second = Number.NaN;
-  let value = '';
-  return () => {
-    const date = now();
-    const s = Math.floor(date.getTime() / 1000);
-    if (s !== second) {
-      second = s;
-      value = pageCacheControl(settings, secondsToChicagoMidnight(new Date(s * 1000 + 999)));
-    }
-    return value;
-  };
+  return perSecond(now, (second) =>
+    pageCacheControl(settings, secondsToChicagoMidnight(new Date(second * 1000 + 999))),
+  );
 }
