@@ -1,10 +1,13 @@
 /**
  * `npm run build`: the production build, as named steps (each in scripts/build/). It builds into a
- * private folder and swaps it in whole, so a running test never sees half a build, and fails when
- * a page is over budget (scripts/build/budget.ts).
+ * private folder beside the output folder and swaps it in whole, so a running test never sees half a
+ * build, and fails when a page is over budget (scripts/build/budget.ts). The output folder is dist/,
+ * or `--out DIR` (the rebuild test deploys a second build into a folder of its own).
  */
 import * as esbuild from 'esbuild';
 import { existsSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import type { Manifest } from '../src/server/manifest.ts';
 import { budgetTable, overBudget, overBudgetMessage, pageWeights, writeBudgetReport } from './build/budget.ts';
 import { FINAL_DIST, type OutputLayout, outputLayout } from './build/layout.ts';
@@ -52,17 +55,18 @@ function checkBudgets(manifest: Manifest, afterPaint: string[], layout: OutputLa
   writeBudgetReport(weights, layout);
 }
 
-/** Replaces dist/ with the finished build. */
-function swapIn(layout: OutputLayout): void {
-  const old = `${FINAL_DIST}.old-${process.pid}`;
-  if (existsSync(FINAL_DIST)) renameSync(FINAL_DIST, old);
-  renameSync(layout.dist, FINAL_DIST);
+/** Replaces the output folder with the finished build. */
+function swapIn(layout: OutputLayout, out: string): void {
+  const old = `${out}.old-${process.pid}`;
+  if (existsSync(out)) renameSync(out, old);
+  renameSync(layout.dist, out);
   rmSync(old, { recursive: true, force: true });
 }
 
-async function build(): Promise<void> {
+async function build(out: string): Promise<void> {
   const started = performance.now();
-  const layout = outputLayout(new URL(`../.dist-build-${process.pid}`, import.meta.url).pathname);
+  // Beside the output folder (one file system, so the swap is a rename): dist/ → .dist-build-<pid>.
+  const layout = outputLayout(join(dirname(out), `.${basename(out)}-build-${process.pid}`));
   cleanOutput(layout);
   const metafile = await bundle(layout);
   const manifest = manifestFrom(metafile, layout);
@@ -72,13 +76,14 @@ async function build(): Promise<void> {
   // precompression, so it gets .br/.gz copies, and before the budget check.
   precompress(layout.client);
   checkBudgets(manifest, routerFiles(metafile, layout), layout);
-  const kept = keepPreviousAssets(outputLayout(FINAL_DIST), layout);
+  const kept = keepPreviousAssets(outputLayout(out), layout);
   console.log(`build: kept ${kept} file(s) of earlier builds (for ${KEEP_RETIRED_DAYS} days after they were left out)`);
-  swapIn(layout);
+  swapIn(layout, out);
   console.log(`build: done in ${Math.round(performance.now() - started)} ms`);
 }
 
-await build().catch((error: unknown) => {
+const { values } = parseArgs({ options: { out: { type: 'string' } } });
+await build(values.out ? resolve(values.out) : FINAL_DIST).catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });
