@@ -150,9 +150,10 @@ export function createApp(config: Config, parts: AppParts): App {
   const { logger, streams, ...options } = parts;
   const manifest = loadManifest(config.distDir);
   const security: HeaderList = securityHeaders(config.site);
-  const now = options.now ?? (() => new Date());
-  const today = chicagoDay(now);
-  const cacheControl = pageCacheControlClock(config.sharedCache, now);
+  const { now } = options;
+  const nowMs = now ? () => now().getTime() : Date.now;
+  const today = chicagoDay(nowMs);
+  const cacheControl = pageCacheControlClock(config.sharedCache, nowMs);
   const cache = config.pageCache ? new PageCache(today) : undefined;
   const files = staticFiles(join(config.distDir, 'client'), security);
   const pageRoute = createPageRoute({

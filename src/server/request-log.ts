@@ -43,6 +43,24 @@ export interface RequestLog {
 
 const json = JSON.stringify;
 
+/**
+ * JSON strings of the texts a line repeats (URLs, user agents, addresses: clients send a handful
+ * of each), so a cached page's line pays a Map lookup instead of escaping them again. Bounded:
+ * emptied when full, so a crawler's or an attacker's endless URLs cost it nothing lasting.
+ */
+const quoted = new Map<string, string>();
+const QUOTED_MAX = 512;
+
+function quote(text: string): string {
+  let out = quoted.get(text);
+  if (out === undefined) {
+    out = json(text);
+    if (quoted.size >= QUOTED_MAX) quoted.clear();
+    quoted.set(text, out);
+  }
+  return out;
+}
+
 /** `,"name":value` for each field that has a value, as pino writes an object's fields. */
 function fields(record: Record<string, unknown> | undefined): string {
   let out = '';
@@ -51,16 +69,25 @@ function fields(record: Record<string, unknown> | undefined): string {
   return out;
 }
 
+/** What comes before the clock reading, per level: `{"level":30,"time":`. */
+function levelHeads(logger: Logger): Record<'info' | 'warn' | 'error', string> {
+  const head = (level: 'info' | 'warn' | 'error') => `{"level":${logger.levels.values[level]},"time":`;
+  return { info: head('info'), warn: head('warn'), error: head('error') };
+}
+
 /**
  * `clientIp` is the address the app trusts (X-Forwarded-For only from a trusted proxy).
  *
  * The line is pino's own format (level number, epoch time, the logger's bindings, the fields, msg),
- * put together here and handed to the logger's destination: through pino's generic serializer it
- * cost a cached page more than everything else the app does for it (issue 10, decision 011).
+ * put together here from parts prepared once and handed to the logger's destination: through
+ * pino's generic serializer it cost a cached page more than everything else the app does for it
+ * (issue 10, decision 011).
  */
 export function createRequestLog(logger: Logger, clientIp: (req: IncomingMessage) => string | undefined): RequestLog {
   const destination = (logger as unknown as Record<symbol, { write(line: string): void }>)[pino.symbols.streamSym]!;
   const bindings = (logger as unknown as Record<symbol, string>)[pino.symbols.chindingsSym] ?? '';
+  const heads = levelHeads(logger);
+  const afterTime = `${bindings},"req":{"method":`;
   const write = (req: IncomingMessage, url: string, res: ServerResponse, startedAt: number) => {
     const status = res.statusCode;
     const level = levelOf(status);
@@ -69,9 +96,9 @@ export function createRequestLog(logger: Logger, clientIp: (req: IncomingMessage
     const ip = clientIp(req);
     const now = Date.now();
     destination.write(
-      `{"level":${logger.levels.values[level]},"time":${now}${bindings},` +
-        `"req":{"method":${json(req.method)},"url":${json(cut(url))}${userAgent === undefined ? '' : `,"userAgent":${json(userAgent)}`}}` +
-        `${ip === undefined ? '' : `,"clientIp":${json(ip)}`},"res":{"statusCode":${status}},"responseTime":${now - startedAt}` +
+      `${heads[level]}${now}${afterTime}${quote(req.method ?? '')},"url":${quote(cut(url)!)}` +
+        `${userAgent === undefined ? '' : `,"userAgent":${quote(userAgent)}`}}` +
+        `${ip === undefined ? '' : `,"clientIp":${quote(ip)}`},"res":{"statusCode":${status}},"responseTime":${now - startedAt}` +
         `${fields(notes.get(res))},"msg":"${res.writableEnded ? 'request completed' : 'request aborted'}"}\n`,
     );
   };

@@ -111,7 +111,7 @@ export class PageCache {
   }
 }
 
-/** Chicago's ISO date, worked out at most once a second. */
-export function chicagoDay(now: () => Date): () => IsoDate {
-  return perSecond(now, (_second, date) => chicagoIsoDate(date));
+/** Chicago's ISO date, worked out at most once a second; `nowMs` reads the clock in ms (Date.now). */
+export function chicagoDay(nowMs: () => number): () => IsoDate {
+  return perSecond(nowMs, (_second, date) => chicagoIsoDate(date));
 }

@@ -65,8 +65,8 @@ export function pageCacheControl(settings: SharedCacheSettings, secondsToMidnigh
  * The page Cache-Control now, worked out at most once a second (the fast lane asks on every
  * request), for the last millisecond of that second so it holds for all of it.
  */
-export function pageCacheControlClock(settings: SharedCacheSettings, now: () => Date): () => string {
-  return perSecond(now, (second) =>
+export function pageCacheControlClock(settings: SharedCacheSettings, nowMs: () => number): () => string {
+  return perSecond(nowMs, (second) =>
     pageCacheControl(settings, secondsToChicagoMidnight(new Date(second * 1000 + 999))),
   );
 }
