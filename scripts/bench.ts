@@ -12,7 +12,16 @@
  *   nginx gzip     the same HTML from nginx compressing each response (gzip_comp_level 6)
  *   app uncached   the app's render path (a second process with PAGE_CACHE=off)
  *   app metrics    the app with METRICS_PORT set (Prometheus counters on every answer): what they cost
- * Servers are pinned to CPU 0 and wrk to CPU 1 (taskset) when there are two CPUs. CPU per
+ *   nginx cache    the home page through the shipped deploy/nginx.conf (its HTTPS server, proxy_cache
+ *                  warm, in front of the app): what a visitor behind our nginx gets in a burst
+ *   nginx tls static  the same bytes from nginx gzip_static in that same HTTPS server (a location the
+ *                  bench adds to the shipped file, nothing else changed): the peer of nginx cache
+ * The two nginx-over-TLS targets ask for gzip (the bytes gzip_static has) on 32 connections, not 64:
+ * the shipped server allows one client 32 connections with a request under way (limit_conn; more
+ * get 429), and wrk is one client. Both sides of that ratio run the same way, so it is like for like.
+ * nginx writes no access log here (a main-configuration setting: Debian's writes one).
+ * Servers are pinned to CPU 0 and wrk to CPU 1 (taskset) when there are two CPUs; without taskset
+ * or a second CPU the bench says so and runs unpinned. CPU per
  * request is the server's user + system time over the run (nginx: master and workers) ÷ requests.
  * Targets (issue 10): app ≥ 0.5 × nginx static, app ≥ 10 × app uncached, app p99 ≤ 5 ms.
  *
@@ -29,7 +38,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { NGINX_BIN, startNginx, type NginxProcess } from '../test/support/nginx.ts';
+import { type DeployNginx, NGINX_BIN, startNginx } from '../test/support/nginx.ts';
 import {
   type AppProcess,
   cpuMs,
@@ -41,25 +50,42 @@ import {
 } from '../test/support/app-process.ts';
 import { untilCached } from '../test/support/http.ts';
 import { median } from '../test/support/stats.ts';
+import { untilValue } from '../test/support/wait.ts';
 import { requireWrk, runWrk, type WrkResult } from './perf/wrk.ts';
 import { table } from './text-table.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
-const WARMUP_SECONDS = 3;
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const CONNECTIONS = 64;
 const ACCEPT = 'gzip, br';
 const GZIP_LEVEL = 6;
 const pinned = TASKSET !== null && availableParallelism() >= 2;
+/** Why the run is not pinned, said before anything is measured (unpinned figures swing more). */
+function warnIfUnpinned(): void {
+  if (pinned) return;
+  const why =
+    TASKSET === null ? 'taskset is not installed (Debian package "util-linux")' : `${availableParallelism()} CPU only`;
+  console.warn(`warning: ${why}: servers and wrk run unpinned, sharing CPUs; the ratios are less comparable`);
+}
 const SERVER_CPU = pinned ? 0 : undefined;
 const CLIENT_CPU = pinned ? 1 : undefined;
 
-const TARGET = { vsStatic: 0.5, vsUncached: 10, p99Ms: 5 };
+/** The nginx-over-TLS targets: limit_conn in deploy/nginx.conf allows one client 32. */
+const TLS_CONNECTIONS = 32;
+const TLS_ACCEPT = 'gzip';
+
+const TARGET = { vsStatic: 0.5, vsUncached: 10, p99Ms: 5, vsBare: 0.85, metricsCost: 0.03, cacheVsStatic: 0.95 };
 
 interface Target {
   name: string;
   url: string;
   pid: number;
+  /** wrk's connections and Accept-Encoding when not CONNECTIONS and ACCEPT. */
+  connections?: number;
+  accept?: string;
+  /** The certificate to trust (nginx's self-signed one, for https://). */
+  ca?: string;
 }
 
 interface Run extends WrkResult {
@@ -70,16 +96,18 @@ interface Run extends WrkResult {
 async function fetchBytes(
   url: string,
   encoding: string,
+  ca?: string,
 ): Promise<{
   status: number;
   encoding: string | null;
   body: Buffer;
   etag: string | null;
+  cacheStatus: string | null;
   headers: Array<[string, string]>;
 }> {
-  const { request } = await import('node:http');
+  const { request } = url.startsWith('https:') ? await import('node:https') : await import('node:http');
   return new Promise((resolve, reject) => {
-    request(url, { headers: { 'Accept-Encoding': encoding } }, (res) => {
+    request(url, { headers: { 'Accept-Encoding': encoding }, ...(ca && { ca }) }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () =>
@@ -88,6 +116,7 @@ async function fetchBytes(
           encoding: (res.headers['content-encoding'] as string | undefined) ?? null,
           body: Buffer.concat(chunks),
           etag: (res.headers.etag as string | undefined) ?? null,
+          cacheStatus: (res.headers['x-cache-status'] as string | undefined) ?? null,
           // As sent, less what Node's server adds by itself.
           headers: pairs(res.rawHeaders).filter(([name]) => !/^(date|connection|keep-alive)$/i.test(name)),
         }),
@@ -125,7 +154,7 @@ async function settle(pid: number): Promise<void> {
 interface Bench {
   dir: string;
   servers: AppProcess[];
-  nginx?: NginxProcess;
+  nginx?: DeployNginx;
 }
 
 /**
@@ -176,22 +205,44 @@ function startBareNode(bench: Bench, br: HomePage['br']): Promise<AppProcess> {
   ]);
 }
 
+/**
+ * deploy/nginx.conf with one location added to its HTTPS server, before `location /api/`: the
+ * home page's bytes from gzip_static, the peer of the cached home page behind the same TLS,
+ * limit_conn and headers. Nothing else in the shipped file changes.
+ */
+const withTlsStatic = (dir: string) => (source: string) => {
+  const api = /^(\s*)location \/api\/ \{/m;
+  if (!api.test(source)) throw new Error('deploy/nginx.conf: expected "location /api/ {" in the HTTPS server');
+  return source.replace(api, `$1location /static/ { root ${dir}/www; gzip_static on; gzip_vary on; }\n$&`);
+};
+
 /** nginx gets the very same bytes: the HTML, and the app's gzip copy for gzip_static. */
-async function startNginxPeers(bench: Bench, home: HomePage, appPort: number): Promise<NginxProcess> {
+async function startNginxPeers(bench: Bench, home: HomePage, appPort: number): Promise<DeployNginx> {
   const { dir } = bench;
   for (const sub of ['static', 'dynamic']) mkdirSync(join(dir, 'www', sub), { recursive: true, mode: 0o755 });
   chmodSync(join(dir, 'www'), 0o755);
   writeFileSync(join(dir, 'www', 'static', 'index.html'), home.html, { mode: 0o644 });
   writeFileSync(join(dir, 'www', 'static', 'index.html.gz'), home.gz, { mode: 0o644 });
   writeFileSync(join(dir, 'www', 'dynamic', 'index.html'), home.html, { mode: 0o644 });
-  bench.nginx = await startNginx({
+  const nginx = await startNginx({
     upstreams: [appPort],
+    accessLog: false,
+    edit: withTlsStatic(dir),
     ...(SERVER_CPU !== undefined && { cpu: SERVER_CPU }),
     serverExtra: `
     location /static/ { root ${dir}/www; gzip_static on; gzip_vary on; access_log off; }
     location /dynamic/ { root ${dir}/www; gzip on; gzip_comp_level ${GZIP_LEVEL}; gzip_min_length 0; gzip_vary on; access_log off; }`,
   });
-  return bench.nginx;
+  bench.nginx = nginx;
+  return nginx;
+}
+
+/** The home page in nginx's page cache: asked for until nginx answers it from there (HIT). */
+async function warmNginxCache(nginx: DeployNginx): Promise<void> {
+  await untilValue("the home page to be a HIT in nginx's page cache", async () => {
+    const r = await fetchBytes(`${nginx.httpsUrl}/`, TLS_ACCEPT, nginx.certificate.cert);
+    return r.status === 200 && r.cacheStatus === 'HIT' ? r : undefined;
+  });
 }
 
 interface Servers {
@@ -216,7 +267,9 @@ async function startTargets(bench: Bench): Promise<{ servers: Servers; home: Hom
       (r) => r.etag,
     );
   }
+  await warmNginxCache(nginx);
   const nginxPid = nginx.child.pid!;
+  const tls = { connections: TLS_CONNECTIONS, accept: TLS_ACCEPT, pid: nginxPid, ca: nginx.certificate.cert };
   const targets: Target[] = [
     { name: 'app', url: `${app.url}/`, pid: app.pid },
     { name: 'nginx static', url: `${nginx.url}/static/index.html`, pid: nginxPid },
@@ -225,6 +278,8 @@ async function startTargets(bench: Bench): Promise<{ servers: Servers; home: Hom
     { name: 'nginx gzip', url: `${nginx.url}/dynamic/index.html`, pid: nginxPid },
     { name: 'app uncached', url: `${uncached.url}/`, pid: uncached.pid },
     { name: 'app metrics', url: `${metrics.url}/`, pid: metrics.pid },
+    { name: 'nginx cache', url: `${nginx.httpsUrl}/`, ...tls },
+    { name: 'nginx tls static', url: `${nginx.httpsUrl}/static/index.html`, ...tls },
   ];
   return { servers: { app, quiet, uncached }, home, targets };
 }
@@ -240,37 +295,35 @@ async function printSetup(home: HomePage, targets: Target[]): Promise<void> {
   );
   const sample: Array<Array<string | number>> = [];
   for (const t of targets) {
-    const r = await fetchBytes(t.url, ACCEPT);
+    const r = await fetchBytes(t.url, t.accept ?? ACCEPT, t.ca);
     if (r.status !== 200) throw new Error(`${t.name} answered ${r.status}`);
-    sample.push([t.name, r.encoding ?? 'identity', r.body.length]);
+    sample.push([t.name, t.accept ?? ACCEPT, r.encoding ?? 'identity', r.body.length, r.cacheStatus ?? '']);
   }
   console.log(
-    `\nwhat each target sends for "Accept-Encoding: ${ACCEPT}":\n${table(['target', 'encoding', 'bytes'], sample)}`,
+    `\nwhat each target sends:\n${table(['target', 'Accept-Encoding', 'encoding', 'bytes', 'X-Cache-Status'], sample)}`,
   );
   console.log(
     `\nload average (1/5/15 min) before: ${load()} on ${availableParallelism()} CPUs (other work on the machine skews the figures)`,
   );
   console.log(
-    `wrk: ${CONNECTIONS} connections, ${SECONDS} s per target, ${ROUNDS} rounds; ` +
-      (pinned
-        ? `servers on CPU ${SERVER_CPU}, wrk on CPU ${CLIENT_CPU}`
-        : 'not pinned (taskset or a second CPU missing)'),
+    `wrk: ${CONNECTIONS} connections (${TLS_CONNECTIONS} for nginx over TLS: its limit_conn per client), ${SECONDS} s per target, ${ROUNDS} rounds; ` +
+      (pinned ? `servers on CPU ${SERVER_CPU}, wrk on CPU ${CLIENT_CPU}` : 'NOT PINNED (see the warning above)'),
   );
 }
 
-const wrkAt = (url: string, durationS: number) =>
+const wrkAt = (t: Target, durationS: number) =>
   runWrk({
-    url,
-    connections: CONNECTIONS,
+    url: t.url,
+    connections: t.connections ?? CONNECTIONS,
     durationS,
-    headers: { 'Accept-Encoding': ACCEPT },
+    headers: { 'Accept-Encoding': t.accept ?? ACCEPT },
     ...(CLIENT_CPU !== undefined && { cpu: CLIENT_CPU }),
   });
 
 /** Warm-up, not counted: every server's JIT gets the same few seconds of this load first. */
 async function warmUp(targets: Target[]): Promise<void> {
   for (const t of targets) {
-    await wrkAt(t.url, WARMUP_SECONDS);
+    await wrkAt(t, WARMUP_SECONDS);
     await settle(t.pid);
   }
 }
@@ -280,7 +333,7 @@ const errorsOf = (r: Run) => Object.values(r.errors).reduce((a, b) => a + b, 0);
 /** One measured run of a target, printed as it ends. */
 async function measure(t: Target, round: number): Promise<Run> {
   const cpuBefore = cpuMs(t.pid);
-  const wrk = await wrkAt(t.url, SECONDS);
+  const wrk = await wrkAt(t, SECONDS);
   const result: Run = { ...wrk, cpuUsPerRequest: ((cpuMs(t.pid) - cpuBefore) * 1000) / wrk.requests };
   await settle(t.pid);
   const errors = errorsOf(result);
@@ -291,16 +344,44 @@ async function measure(t: Target, round: number): Promise<Run> {
   return result;
 }
 
-/** ROUNDS rounds over every target in turn; each round's app ÷ nginx static printed as it ends. */
+/**
+ * The ratios issues 18 and 19 set goals for, each of two targets measured seconds apart in the
+ * same round (`at least`: the goal for the ratio).
+ */
+const GOALS = [
+  { name: 'app / node bare', of: 'app', to: 'node bare', atLeast: TARGET.vsBare },
+  { name: 'app metrics / app', of: 'app metrics', to: 'app', atLeast: 1 - TARGET.metricsCost },
+  { name: 'nginx cache / nginx tls static', of: 'nginx cache', to: 'nginx tls static', atLeast: TARGET.cacheVsStatic },
+] as const;
+
+/** Each round's `of` ÷ `to` (req/s), in round order. */
+const sameRound = (runs: Map<string, Run[]>, of: string, to: string) =>
+  runs.get(of)!.map((r, i) => r.rps / runs.get(to)![i]!.rps);
+
+/** ROUNDS rounds over every target in turn; each round's ratios printed as it ends. */
 async function runRounds(targets: Target[]): Promise<Map<string, Run[]>> {
   const runs = new Map<string, Run[]>();
   for (let round = 1; round <= ROUNDS; round++) {
     for (const t of targets) runs.set(t.name, [...(runs.get(t.name) ?? []), await measure(t, round)]);
-    const app = runs.get('app')!.at(-1)!;
-    const nginx = runs.get('nginx static')!.at(-1)!;
-    console.log(`  round ${round}  app / nginx static ${fixed(app.rps / nginx.rps, 3)} (seconds apart)`);
+    const ratios = [{ name: 'app / nginx static', of: 'app', to: 'nginx static' }, ...GOALS].map(
+      ({ name, of, to }) => `${name} ${fixed(sameRound(runs, of, to).at(-1)!, 3)}`,
+    );
+    console.log(`  round ${round}  ${ratios.join(', ')} (seconds apart)`);
   }
   return runs;
+}
+
+/** The goals' ratios: every round's, their median (what the goal is judged on) and the best rounds'. */
+function goalChecks(runs: Map<string, Run[]>): Array<[string, string, boolean]> {
+  const best = bestOf(runs);
+  return GOALS.map(({ name, of, to, atLeast }) => {
+    const each = sameRound(runs, of, to);
+    const mid = median(each);
+    console.log(
+      `${name}: same-round median ${fixed(mid, 3)} (${each.map((r) => fixed(r, 2)).join(', ')}); best rounds ${fixed(best(of).rps / best(to).rps, 3)}`,
+    );
+    return [`${name} ≥ ${atLeast} (same-round median)`, fixed(mid, 3), mid >= atLeast] as [string, string, boolean];
+  });
 }
 
 /** The best round per target: the machine is shared, and interference only ever slows a run down. */
@@ -346,8 +427,10 @@ function printResults(targets: Target[], runs: Map<string, Run[]>, servers: Serv
   console.log(`load average (1/5/15 min) at the end: ${load()} on ${availableParallelism()} CPUs`);
 }
 
-/** The targets of issue 10, printed as a table; true when all pass. */
+/** The targets of issues 10, 18 and 19, printed as a table; true when all pass. */
 function checkTargets(runs: Map<string, Run[]>): boolean {
+  console.log('');
+  const goals = goalChecks(runs);
   const best = bestOf(runs);
   const appRun = best('app');
   const ratio = (name: string) => appRun.rps / best(name).rps;
@@ -364,6 +447,7 @@ function checkTargets(runs: Map<string, Run[]>): boolean {
       ratio('app uncached') >= TARGET.vsUncached,
     ],
     [`app p99 ≤ ${TARGET.p99Ms} ms`, fixed(appRun.p99Ms, 2), appRun.p99Ms <= TARGET.p99Ms],
+    ...goals,
     [
       'no errors or non-2xx',
       String(all.reduce((n, r) => n + r.non2xx3xx + errorsOf(r), 0)),
@@ -382,6 +466,7 @@ function checkTargets(runs: Map<string, Run[]>): boolean {
 async function main(): Promise<number> {
   requireBuild();
   requireWrk();
+  warnIfUnpinned();
   if (!NGINX_BIN) throw new Error('nginx is not installed (Debian package "nginx")');
 
   const bench: Bench = { dir: mkdtempSync(join(tmpdir(), 'news-bench-')), servers: [] };
