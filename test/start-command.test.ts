@@ -13,4 +13,8 @@ describe('the shipped start command', () => {
   it('starts Node with a small young generation (per-listener stream memory, decision 020)', () => {
     expect(shippedServerArgs()).toContain('--max-semi-space-size=1');
   });
+
+  it('passes no other V8 flag: each one needs a paired bench on this Node (decision 016)', () => {
+    expect(shippedServerArgs()).toEqual(['--max-semi-space-size=1', 'dist/server/main.js']);
+  });
 });
