@@ -74,29 +74,34 @@ async function stopAll(apps: AppProcess[]) {
   await Promise.all(apps.map((app) => app.stop()));
 }
 
-describe('the page cache in deploy/nginx.conf', () => {
-  let apps: AppProcess[];
-  let nginx: DeployNginx;
-  let http: ReturnType<typeof client>;
-
+/**
+ * Two app processes with `env` behind deploy/nginx.conf, and a client: started before the
+ * describe's tests, stopped after them. A test may replace `apps` (a restart).
+ */
+function twoAppsBehindNginx(env: Record<string, string>) {
+  const site = {} as { apps: AppProcess[]; nginx: DeployNginx; http: ReturnType<typeof client> };
   beforeAll(async () => {
-    // The app's own cap on streams per client lifted, so nginx's limit_conn is what a client meets.
-    const env = { ...DEPLOYED, STREAM_MAX_LISTENERS_PER_CLIENT: '1000' };
-    apps = await Promise.all([startApp(env, { name: 'app-a' }), startApp(env, { name: 'app-b' })]);
-    nginx = await startNginx({ upstreams: apps.map((a) => a.port) });
-    http = client(nginx);
+    site.apps = await Promise.all([startApp(env, { name: 'app-a' }), startApp(env, { name: 'app-b' })]);
+    site.nginx = await startNginx({ upstreams: site.apps.map((a) => a.port) });
+    site.http = client(site.nginx);
   });
   afterAll(async () => {
-    http?.close();
-    await nginx?.stop();
-    await stopAll(apps ?? []);
+    site.http?.close();
+    await site.nginx?.stop();
+    await stopAll(site.apps ?? []);
   });
+  return site;
+}
+
+describe('the page cache in deploy/nginx.conf', () => {
+  // The app's own cap on streams per client lifted, so nginx's limit_conn is what a client meets.
+  const site = twoAppsBehindNginx({ ...DEPLOYED, STREAM_MAX_LISTENERS_PER_CLIENT: '1000' });
 
   it('sends one request to the apps for 500 concurrent first requests of a page', async () => {
     const replies = await Promise.all(
       // From 500 addresses: one client's connections are limited (limit_conn), a crowd's are not.
       Array.from({ length: 500 }, (_, i) =>
-        http.get('/about', { 'Accept-Encoding': 'gzip, deflate, br' }, `127.1.${i >> 7}.${1 + (i & 0x7f)}`),
+        site.http.get('/about', { 'Accept-Encoding': 'gzip, deflate, br' }, `127.1.${i >> 7}.${1 + (i & 0x7f)}`),
       ),
     );
     const statuses = new Set(replies.map((r) => r.status));
@@ -109,10 +114,10 @@ describe('the page cache in deploy/nginx.conf', () => {
     expect([...statuses]).toEqual([200]);
     expect(new Set(replies.map((r) => decoded(r))).size).toBe(1);
     // Each answer's log line is written within 100 ms; a second one would have come by the time a page more is asked.
-    await expect.poll(() => atApps(apps, '/about')).toBe(1);
-    await http.get('/');
-    await expect.poll(() => atApps(apps, '/')).toBe(1);
-    expect(atApps(apps, '/about')).toBe(1);
+    await expect.poll(() => atApps(site.apps, '/about')).toBe(1);
+    await site.http.get('/');
+    await expect.poll(() => atApps(site.apps, '/')).toBe(1);
+    expect(atApps(site.apps, '/about')).toBe(1);
   });
 
   it('gives identity, gzip and brotli readers bytes that decode to the same page, each from its own entry', async () => {
@@ -130,7 +135,7 @@ describe('the page cache in deploy/nginx.conf', () => {
       for (const round of [1, 2]) {
         const texts = new Set<string>();
         for (const [accept, expected] of codings) {
-          const reply = await http.get(path, accept === undefined ? {} : { 'Accept-Encoding': accept });
+          const reply = await site.http.get(path, accept === undefined ? {} : { 'Accept-Encoding': accept });
           const what = `${path} round ${round}, Accept-Encoding: ${accept}`;
           expect(reply.status, what).toBe(200);
           expect(reply.headers['content-encoding'], what).toBe(expected);
@@ -151,8 +156,8 @@ describe('the page cache in deploy/nginx.conf', () => {
         () =>
           new Promise<number>((resolve, reject) => {
             const req = request(
-              `${nginx.httpsUrl}/api/stream?port=8076`,
-              { ca: nginx.certificate.cert, agent: false, localAddress: '127.0.0.9' },
+              `${site.nginx.httpsUrl}/api/stream?port=8076`,
+              { ca: site.nginx.certificate.cert, agent: false, localAddress: '127.0.0.9' },
               (res) => {
                 if (res.statusCode !== 200) res.resume();
                 resolve(res.statusCode ?? 0);
@@ -169,7 +174,7 @@ describe('the page cache in deploy/nginx.conf', () => {
       console.log(`40 streams from one client: ${count(200)} × 200, ${count(429)} × 429`);
       expect(count(200)).toBe(32);
       expect(count(429)).toBe(8);
-      for (const path of pagePaths) expect((await http.get(path, {}, '127.0.0.10')).status, path).toBe(200);
+      for (const path of pagePaths) expect((await site.http.get(path, {}, '127.0.0.10')).status, path).toBe(200);
     } finally {
       for (const req of held) req.destroy();
     }
@@ -177,52 +182,41 @@ describe('the page cache in deploy/nginx.conf', () => {
 
   it('stores nothing under /api, nor the 404 page', async () => {
     for (const path of ['/api/now-playing?port=8076', '/no-such-page']) {
-      const before = atApps(apps, path);
-      const replies = [await http.get(path), await http.get(path)];
+      const before = atApps(site.apps, path);
+      const replies = [await site.http.get(path), await site.http.get(path)];
       for (const reply of replies) expect(reply.headers['x-cache-status'] ?? 'MISS', path).toMatch(/^(MISS)$/);
-      await expect.poll(() => atApps(apps, path) - before).toBe(2);
+      await expect.poll(() => atApps(site.apps, path) - before).toBe(2);
     }
   });
 });
 
 describe('deploy/nginx.conf while every app process is down', () => {
-  let apps: AppProcess[];
-  let nginx: DeployNginx;
-  let http: ReturnType<typeof client>;
   // Short ages, so the copies are stale by the time the apps are stopped and fresh soon after a restart.
   const env = { ...DEPLOYED, PAGE_S_MAXAGE: '1', PAGE_STALE_WHILE_REVALIDATE: '0' };
-
-  beforeAll(async () => {
-    apps = await Promise.all([startApp(env, { name: 'app-a' }), startApp(env, { name: 'app-b' })]);
-    nginx = await startNginx({ upstreams: apps.map((a) => a.port) });
-    http = client(nginx);
-  });
-  afterAll(async () => {
-    http?.close();
-    await nginx?.stop();
-    await stopAll(apps ?? []);
-  });
+  const site = twoAppsBehindNginx(env);
 
   it('serves the pages it has with their full HTML, answers the stream 502/503 at once, and is fresh again after a restart', async () => {
-    for (const path of pagePaths) expect((await http.get(path, { 'Accept-Encoding': 'br' })).status).toBe(200);
-    const ports = apps.map((a) => a.port);
-    await stopAll(apps);
+    for (const path of pagePaths) expect((await site.http.get(path, { 'Accept-Encoding': 'br' })).status).toBe(200);
+    const ports = site.apps.map((a) => a.port);
+    await stopAll(site.apps);
 
     for (const path of pagePaths) {
-      const reply = await http.get(path, { 'Accept-Encoding': 'br' });
+      const reply = await site.http.get(path, { 'Accept-Encoding': 'br' });
       expect(reply.status, path).toBe(200);
       expect(['STALE', 'HIT'], path).toContain(reply.headers['x-cache-status']);
       expect(decoded(reply), path).toMatch(/^<!DOCTYPE html>[\s\S]*<\/html>$/i);
     }
     const askedAt = Date.now();
-    const stream = await http.get('/api/stream?port=8076');
+    const stream = await site.http.get('/api/stream?port=8076');
     console.log(`/api/stream with every app down: ${stream.status} after ${Date.now() - askedAt} ms`);
     expect([502, 503]).toContain(stream.status);
 
-    apps = await Promise.all(ports.map((port, i) => startApp({ ...env, PORT: String(port) }, { name: `app-${i}` })));
+    site.apps = await Promise.all(
+      ports.map((port, i) => startApp({ ...env, PORT: String(port) }, { name: `app-${i}` })),
+    );
     for (const path of pagePaths) {
       await expect
-        .poll(async () => (await http.get(path, { 'Accept-Encoding': 'br' })).headers['x-cache-status'])
+        .poll(async () => (await site.http.get(path, { 'Accept-Encoding': 'br' })).headers['x-cache-status'])
         .toMatch(/^(MISS|EXPIRED|REVALIDATED)$/);
     }
   });
