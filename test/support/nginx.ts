@@ -7,7 +7,17 @@
  * a temporary folder, and nginx is stopped by its PID.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,8 +47,8 @@ export interface SiteOptions {
 }
 
 /** Replaces what `pattern` matches, and throws if it matches nothing (so no test runs some other config). */
-function swap(source: string, pattern: RegExp, replacement: string, what: string): string {
-  if (!pattern.test(source)) throw new Error(`deploy/nginx.conf: expected ${what}`);
+function swap(source: string, pattern: RegExp, replacement: string, what: string, file = 'deploy/nginx.conf'): string {
+  if (!pattern.test(source)) throw new Error(`${file}: expected ${what}`);
   return source.replace(pattern, replacement);
 }
 
@@ -193,6 +203,14 @@ export interface StartNginxOptions extends LaunchOptions {
 
 /** deploy/nginx.conf in front of the given app ports, on free ports, with a fresh self-signed certificate. */
 export async function startNginx(options: StartNginxOptions): Promise<DeployNginx> {
+  const { dir, site, ports, deploy } = await prepareDeploySite(options);
+  const conf = join(dir, 'nginx.conf');
+  writeFileSync(conf, mainConfig(dir, site, options));
+  return { ...(await launch(dir, conf, ports, options)), ...deploy };
+}
+
+/** A temporary folder, free ports, a certificate and deploy/nginx.conf with them swapped in. */
+async function prepareDeploySite(options: StartNginxOptions) {
   const dir = makeDir();
   const acmeRoot = join(dir, 'acme');
   mkdirSync(acmeRoot, { mode: 0o755 });
@@ -211,9 +229,49 @@ export async function startNginx(options: StartNginxOptions): Promise<DeployNgin
     cacheDir: join(dir, 'cache'),
     ...(options.serverExtra !== undefined && { serverExtra: options.serverExtra }),
   });
-  const nginx = await launch(dir, site, [port, tlsPort], options);
-  return { ...nginx, httpsUrl: `https://127.0.0.1:${tlsPort}`, tlsPort, certificate, acmeRoot };
+  const deploy = { httpsUrl: `https://127.0.0.1:${tlsPort}`, tlsPort, certificate, acmeRoot };
+  return { dir, site, ports: [port, tlsPort], deploy };
 }
+
+export interface StartDebianNginxOptions {
+  upstreams: number[];
+  /** The operator's step on the copied main configuration file (its path), before nginx starts. */
+  prepare?: (mainConf: string) => void;
+}
+
+/**
+ * deploy/nginx.conf installed as deploy/README.md says, in a copy of Debian's own /etc/nginx:
+ * the site in sites-available/, linked from sites-enabled/ (Debian's default site left out), and
+ * Debian's nginx.conf as shipped (`worker_processes auto`, `worker_connections 768`, `user
+ * www-data`, `gzip on`, ...) with only its paths moved into the temporary folder: the pid, the
+ * logs and the includes. The temp folders nginx writes to are set in conf.d/ (Debian compiles in
+ * /var/lib/nginx/...). The system's own nginx, and its files, are never touched.
+ */
+export async function startDebianNginx(options: StartDebianNginxOptions): Promise<DeployNginx> {
+  const { dir, site, ports, deploy } = await prepareDeploySite(options);
+  const etc = join(dir, 'etc');
+  cpSync(DEBIAN_ETC, etc, { recursive: true, verbatimSymlinks: true });
+  rmSync(join(etc, 'sites-enabled'), { recursive: true, force: true });
+  mkdirSync(join(etc, 'sites-enabled'));
+  writeFileSync(join(etc, 'sites-available', 'news.conf'), site);
+  symlinkSync('../sites-available/news.conf', join(etc, 'sites-enabled', 'news.conf'));
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `${t}_temp_path ${dir}/${t};`);
+  writeFileSync(join(etc, 'conf.d', 'temp-paths.conf'), `${temp.join('\n')}\n`);
+
+  const conf = join(etc, 'nginx.conf');
+  let main = readFileSync(conf, 'utf8');
+  main = swap(main, /^pid\s+\S+;/m, `pid ${dir}/nginx.pid;`, 'a pid line', DEBIAN_MAIN);
+  main = swap(main, /\/etc\/nginx\//g, `${etc}/`, 'includes from /etc/nginx/', DEBIAN_MAIN);
+  main = swap(main, /\/var\/log\/nginx\/error\.log/g, `${dir}/error.log`, 'an error_log', DEBIAN_MAIN);
+  main = swap(main, /\/var\/log\/nginx\/access\.log/g, `${dir}/access.log`, 'an access_log', DEBIAN_MAIN);
+  writeFileSync(conf, main);
+  options.prepare?.(conf);
+  return { ...(await launch(dir, conf, ports, { foreground: true })), ...deploy };
+}
+
+/** Where Debian's nginx package keeps its configuration. */
+export const DEBIAN_ETC = '/etc/nginx';
+const DEBIAN_MAIN = `${DEBIAN_ETC}/nginx.conf`;
 
 export interface StartNginxSiteOptions extends LaunchOptions {
   /** The http {} content: one or more server blocks; `port` is the free port to listen on (127.0.0.1). */
@@ -223,7 +281,10 @@ export interface StartNginxSiteOptions extends LaunchOptions {
 /** nginx with a site of the caller's own instead of deploy/nginx.conf. */
 export async function startNginxSite(options: StartNginxSiteOptions): Promise<NginxProcess> {
   const port = await freePort();
-  return launch(makeDir(), options.site(port), [port], options);
+  const dir = makeDir();
+  const conf = join(dir, 'nginx.conf');
+  writeFileSync(conf, mainConfig(dir, options.site(port), options));
+  return launch(dir, conf, [port], options);
 }
 
 function makeDir(): string {
@@ -234,11 +295,25 @@ function makeDir(): string {
   return dir;
 }
 
-/** Writes the configuration, starts nginx in the foreground and waits until every port accepts. */
-async function launch(dir: string, site: string, ports: number[], options: LaunchOptions): Promise<NginxProcess> {
-  const conf = join(dir, 'nginx.conf');
-  writeFileSync(conf, mainConfig(dir, site, options));
-  const args = ['-p', dir, '-c', conf, '-e', join(dir, 'error.log')];
+/**
+ * Starts nginx with the configuration file `conf` and waits until every port accepts. `foreground`:
+ * the file does not say `daemon off;` (Debian's), so the command line does.
+ */
+async function launch(
+  dir: string,
+  conf: string,
+  ports: number[],
+  options: LaunchOptions & { foreground?: boolean },
+): Promise<NginxProcess> {
+  const args = [
+    '-p',
+    dir,
+    '-c',
+    conf,
+    '-e',
+    join(dir, 'error.log'),
+    ...(options.foreground ? ['-g', 'daemon off;'] : []),
+  ];
   const [command, ...rest] = onCpu(options.cpu, [NGINX_BIN!, ...args]);
   const child = spawn(command!, rest, { stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
