@@ -7,7 +7,7 @@
  * reach past it (yesterday's paper beats an error page while every app process is down).
  * No `must-revalidate`: it would forbid shared caches the stale copies asked for above.
  */
-import { NEWSROOM_TIME_ZONE } from '../../shared/date.ts';
+import { chicagoIsoDate } from '../../shared/date.ts';
 import { perSecond } from './per-second.ts';
 
 export interface SharedCacheSettings {
@@ -21,35 +21,22 @@ export interface SharedCacheSettings {
 export const NOT_FOUND_CACHE_CONTROL = 'no-store';
 
 const HOUR_MS = 3_600_000;
-let parts: Intl.DateTimeFormat | undefined;
-
-/** Chicago's calendar day and hour at an instant. */
-function chicagoWallClock(at: number): { year: number; month: number; day: number; hour: number } {
-  parts ??= new Intl.DateTimeFormat('en-US', {
-    timeZone: NEWSROOM_TIME_ZONE,
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    hourCycle: 'h23',
-  });
-  const out = { year: 0, month: 0, day: 0, hour: 0 };
-  for (const p of parts.formatToParts(at)) if (p.type in out) out[p.type as keyof typeof out] = Number(p.value);
-  return out;
-}
 
 /**
  * Whole seconds from `now` to the next midnight in Chicago, rounded down (0 to 90,000: a day has
- * 23, 24 or 25 hours there), so an age of this many seconds never reaches past it. Chicago is UTC−6 or UTC−5, and its clocks change at 2 a.m., never at midnight, so
- * the next midnight is the next day's 00:00 at one of those two offsets.
+ * 23, 24 or 25 hours there), so an age of this many seconds never reaches past it. Chicago is UTC−6
+ * or UTC−5, and its clocks change at 2 a.m., never at midnight, so the next midnight is the next
+ * day's 00:00 at one of those two offsets: the one where the newsroom's date (date.ts) turns over.
  */
 export function secondsToChicagoMidnight(now: Date): number {
   const t = now.getTime();
-  const today = chicagoWallClock(t);
-  const nextDayUtc = Date.UTC(today.year, today.month - 1, today.day + 1);
+  const today = chicagoIsoDate(now);
+  const [year, month, day] = today.split('-').map(Number) as [number, number, number];
+  const nextDayUtc = Date.UTC(year, month - 1, day + 1);
   for (const offsetHours of [5, 6]) {
     const midnight = nextDayUtc + offsetHours * HOUR_MS;
-    if (chicagoWallClock(midnight).hour === 0 && midnight > t) return Math.floor((midnight - t) / 1000);
+    const turnsOver = chicagoIsoDate(new Date(midnight - 1)) === today && chicagoIsoDate(new Date(midnight)) !== today;
+    if (turnsOver && midnight > t) return Math.floor((midnight - t) / 1000);
   }
   throw new Error(`no Chicago midnight after ${now.toISOString()}`);
 }
