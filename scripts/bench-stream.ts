@@ -16,7 +16,10 @@
  * instead ('none' for Node's defaults); "nginx" is proxy_pass with
  * proxy_buffering off and one worker (like the one Node process).
  *
- * Options: --counts 200,500,1000  --seconds 20  --ramp 2  --kbps 128  --variant '<node flags>|none' (default: no proxy* run)
+ * Also (before the listeners): title-change latency through Icecast's status page and through ICY
+ * metadata (bench-title-latency.ts, --title-reps 8), and the now-playing push (bench-push.ts, --push 10000).
+ *
+ * Options: --counts 200,500,1000 (0: none, the push part only)  --seconds 20  --ramp 2  --kbps 128  --variant '<node flags>|none' (default: no proxy* run)
  * Needs: icecast2, ezstream, lame, sox, nginx (Debian packages); a build (made if missing).
  * Everything listens on 127.0.0.1 on free ports and is stopped by PID.
  */
@@ -29,6 +32,7 @@ import { shippedServerArgs, startApp, type AppProcess } from '../test/support/ap
 import { makeTestMp3, startEzstream, startIcecast, type Icecast } from '../test/support/icecast.ts';
 import { startNginxSite } from '../test/support/nginx.ts';
 import { benchPush } from './bench-push.ts';
+import { benchTitleLatency, type TitleLatency } from './bench-title-latency.ts';
 import { median } from '../test/support/stats.ts';
 import { sleep } from '../test/support/wait.ts';
 
@@ -46,6 +50,8 @@ const { values: args } = parseArgs({
     client: { type: 'string' },
     /** Now-playing push clients on one process (bench-push.ts); 0 skips that part. */
     push: { type: 'string', default: '10000' },
+    /** Title changes timed through Icecast's status page and ICY metadata (bench-title-latency.ts); 0 skips. */
+    'title-reps': { type: 'string', default: '8' },
   },
 });
 
@@ -344,8 +350,39 @@ async function run(
 
 // ---------------------------------------------------------------------------
 
+/** The parts about titles and the push, before the listener runs (each skipped with 0). */
+async function runRadioParts(ice: Icecast, bytesPerSecond: number): Promise<void> {
+  const titleReps = Number(args['title-reps']);
+  if (titleReps > 0) printTitleLatency(await benchTitleLatency(ice, titleReps), bytesPerSecond);
+  const pushCount = Number(args.push);
+  if (pushCount > 0) {
+    const p = await benchPush(ice, pushCount);
+    const f = (ms: number) => ms.toFixed(0);
+    console.log(
+      `  push: ${p.got}/${p.clients} clients got the change; RSS ${p.rssPerClientKiB.toFixed(1)} KiB/client (goal 16); ` +
+        `server began writing ${f(p.learntMs)} ms after Icecast's admin update\n` +
+        `  push fan-out (goal 100 ms): server write loop to ${p.written} clients ${f(p.writeMs)} ms (${f(p.writeCpuMs)} ms CPU, server on CPU 0); ` +
+        `read by the first client after ${f(p.firstMs)} ms, the last after ${f(p.lastMs)} ms ` +
+        `(client process on CPU 1 spent ${f(p.clientReadCpuMs)} ms CPU reading them)`,
+    );
+  }
+}
+
+function printTitleLatency(t: TitleLatency, bytesPerSecond: number): void {
+  const summary = (ms: number[]) =>
+    `median ${ms.length ? median(ms).toFixed(0) : '-'} ms (${ms.map((x) => x.toFixed(0)).join(', ')})`;
+  console.log(
+    `  title change learnt after Icecast's admin update, ${t.status.length} times: status page (read back to back) ${summary(t.status)}; ` +
+      `ICY metadata (every ${t.metaint} B = ${((t.metaint / bytesPerSecond) * 1000).toFixed(0)} ms of audio) ${summary(t.icy)}`,
+  );
+}
+
 async function main(): Promise<void> {
-  const counts = args.counts!.split(',').map(Number);
+  // --counts 0: the push part only.
+  const counts = args
+    .counts!.split(',')
+    .map(Number)
+    .filter((n) => n > 0);
   const seconds = Number(args.seconds);
   const rampS = Number(args.ramp);
   const kbps = Number(args.kbps);
@@ -357,7 +394,7 @@ async function main(): Promise<void> {
   console.log(
     `bench:stream: ${counts.join(', ')} listeners, ramp ${rampS} s, ${seconds} s each, ${kbps} kbps MP3 from Icecast 2 + ezstream`,
   );
-  const ice = await startIcecast({ clients: Math.max(...counts) * 2 + 200 });
+  const ice = await startIcecast({ clients: Math.max(0, ...counts) * 2 + 200 });
   const source = await startEzstream(ice, { file: makeTestMp3(kbps, 10) });
   const variant = args.variant ?? '';
   const servers: ((ice: Icecast) => Promise<Target>)[] = [
@@ -367,14 +404,7 @@ async function main(): Promise<void> {
   ];
   const rows: RunResult[] = [];
   try {
-    const pushCount = Number(args.push);
-    if (pushCount > 0) {
-      const p = await benchPush(ice, pushCount);
-      console.log(
-        `  push: ${p.got}/${p.clients} clients got the change; RSS ${p.rssPerClientKiB.toFixed(1)} KiB/client (goal 16); ` +
-          `change reached the first after ${p.firstMs.toFixed(0)} ms, the last after ${p.lastMs.toFixed(0)} ms: fan-out ${p.fanOutMs.toFixed(0)} ms (goal 100)`,
-      );
-    }
+    await runRadioParts(ice, bytesPerSecond);
     for (const count of counts) {
       for (const start of servers) {
         const r = await run(ice, start, count, seconds, rampS, bytesPerSecond);

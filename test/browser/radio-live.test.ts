@@ -8,6 +8,7 @@ import type { BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useStationAppAndBrowser } from '../support/app-and-browser.ts';
 import { changeTitleUntilSeen } from '../support/icecast.ts';
+import { RETRY_DUE_ATTRIBUTE } from '../../src/shared/ui/radio/constants.ts';
 import { blockThirdParties, recordStreamRequests, untilHydrated } from '../support/browser.ts';
 import { until } from '../support/wait.ts';
 
@@ -101,19 +102,33 @@ describe('titles pushed live', () => {
   }, 90_000);
 });
 
+/** A tab on /radio playing the station, its /api/stream requests recorded. */
+async function playingOnRadio(): Promise<{ page: Page; context: BrowserContext; streamRequests: string[] }> {
+  const { page, context } = await newPage();
+  const streamRequests = recordStreamRequests(page);
+  // The push opens from the card's effect: the page has hydrated and Play works.
+  const hydrated = page.waitForRequest((req) => new URL(req.url()).pathname === EVENTS_PATH);
+  await page.goto(`${env.app.url}/radio`, { waitUntil: 'load' });
+  await hydrated;
+  await card(page).getByRole('button', { name: 'Play', exact: true }).click();
+  await expect.poll(() => currentTime(page)).toBeGreaterThan(0.5);
+  return { page, context, streamRequests };
+}
+
+/** The network goes; the card says so at once. */
+async function goOffline(page: Page, context: BrowserContext): Promise<void> {
+  await context.setOffline(true);
+  await expect.poll(() => card(page).getByRole('alert').innerText(), { interval: 100 }).toBe(UNAVAILABLE);
+}
+
+/** When the player's next reconnect is due (epoch ms), or null when none is scheduled (radio-controller.ts). */
+const retryDue = (page: Page) => page.locator('audio').getAttribute(RETRY_DUE_ATTRIBUTE);
+const hasSource = (page: Page) => page.locator('audio').evaluate((a: HTMLAudioElement) => a.hasAttribute('src'));
+
 describe('a lost signal', () => {
   it('offline for 10 s while playing: says so, then plays again by itself within seconds of the network, with one new request', async () => {
-    const { page, context } = await newPage();
-    const streamRequests = recordStreamRequests(page);
-    // The push opens from the card's effect: the page has hydrated and Play works.
-    const hydrated = page.waitForRequest((req) => new URL(req.url()).pathname === EVENTS_PATH);
-    await page.goto(`${env.app.url}/radio`, { waitUntil: 'load' });
-    await hydrated;
-    await card(page).getByRole('button', { name: 'Play', exact: true }).click();
-    await expect.poll(() => currentTime(page)).toBeGreaterThan(0.5);
-
-    await context.setOffline(true);
-    await expect.poll(() => card(page).getByRole('alert').innerText(), { interval: 100 }).toBe(UNAVAILABLE);
+    const { page, context, streamRequests } = await playingOnRadio();
+    await goOffline(page, context);
     await page.waitForTimeout(10_000); // the outage itself, as a reader would have it
     const before = streamRequests.length;
     const stalledAt = await currentTime(page);
@@ -127,21 +142,26 @@ describe('a lost signal', () => {
   }, 90_000);
 
   it('a pause during the outage stops the retries', async () => {
-    const { page, context } = await newPage();
-    const streamRequests = recordStreamRequests(page);
-    // The push opens from the card's effect: the page has hydrated and Play works.
-    const hydrated = page.waitForRequest((req) => new URL(req.url()).pathname === EVENTS_PATH);
-    await page.goto(`${env.app.url}/radio`, { waitUntil: 'load' });
-    await hydrated;
-    await card(page).getByRole('button', { name: 'Play', exact: true }).click();
-    await expect.poll(() => currentTime(page)).toBeGreaterThan(0.5);
-    await context.setOffline(true);
-    await expect.poll(() => card(page).getByRole('alert').innerText(), { interval: 100 }).toBe(UNAVAILABLE);
+    const { page, context, streamRequests } = await playingOnRadio();
+    await goOffline(page, context);
+    // The player has a reconnect scheduled: the thing the pause must cancel.
+    await expect.poll(() => retryDue(page), { interval: 50 }).not.toBeNull();
     await card(page).getByRole('button', { name: 'Pause', exact: true }).click();
+    // Nothing scheduled any more, and the element has let go of the stream.
+    await expect.poll(() => retryDue(page)).toBeNull();
+    expect(await hasSource(page)).toBe(false);
     const afterPause = streamRequests.length;
-    await page.waitForTimeout(4_000); // longer than the first waits between retries (1 s, then 2 s)
+    // The network comes back: the player hears 'online' before this listener (it registered first).
+    await page.evaluate(() => {
+      (window as unknown as { backOnline: boolean }).backOnline = false;
+      window.addEventListener('online', () => Object.assign(window, { backOnline: true }), { once: true });
+    });
     await context.setOffline(false);
-    await page.waitForTimeout(2_000);
+    await until('the page to hear that the network is back', () =>
+      page.evaluate(() => (window as unknown as { backOnline: boolean }).backOnline),
+    );
+    expect(await retryDue(page)).toBeNull();
+    expect(await hasSource(page)).toBe(false);
     expect(streamRequests.length).toBe(afterPause);
     expect(await card(page).getByRole('button', { name: 'Play', exact: true }).count()).toBe(1);
   }, 60_000);

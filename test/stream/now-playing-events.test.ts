@@ -13,6 +13,8 @@ import {
   type FakeUpstream,
   type ProxyApp,
 } from './helpers.ts';
+import type { Logger } from 'pino';
+import { captureLogger } from '../support/test-app.ts';
 import { until } from '../support/wait.ts';
 
 const EVENTS = '/api/now-playing/events?port=8076';
@@ -60,8 +62,8 @@ async function station(body: () => string | ((res: import('node:http').ServerRes
   return upstream;
 }
 
-async function appFor(port: number, stream: Parameters<typeof startProxyApp>[0] = {}, env = {}) {
-  const app = await startProxyApp({ upstreamPorts: { 8076: port }, ...stream }, env);
+async function appFor(port: number, stream: Parameters<typeof startProxyApp>[0] = {}, env = {}, logger?: Logger) {
+  const app = await startProxyApp({ upstreamPorts: { 8076: port }, ...stream }, env, logger);
   apps.push(app);
   return app;
 }
@@ -76,7 +78,9 @@ describe('the now-playing push', () => {
   it('sends the state at once, then each change, uncompressed, one status reader for all clients', async () => {
     let title = 'Morning Show';
     const fake = await station(() => statusOf(title));
-    const app = await appFor(fake.port);
+    const log = captureLogger();
+    log.logger.level = 'debug';
+    const app = await appFor(fake.port, {}, {}, log.logger);
     const clients = [];
     for (let i = 0; i < 5; i++) clients.push(await follow(`${app.url}${EVENTS}`, { 'Accept-Encoding': 'gzip, br' }));
     for (const client of clients) {
@@ -95,6 +99,9 @@ describe('the now-playing push', () => {
     for (const client of clients) expect(titles(client)).toEqual(['Morning Show', 'Afternoon Jazz']);
     // Five clients, one reader: the status was read about once a second, not once per client.
     expect(fake.requests.length - readsBefore).toBeLessThan(clients.length);
+    // The change was written to the five in one pass, and said so (bench:stream reads this line).
+    const pushed = log.lines().filter((line) => line.msg === 'now-playing change pushed');
+    expect(pushed.at(-1)).toMatchObject({ port: 8076, clients: 5, writeMs: expect.any(Number) });
   });
 
   it('answers a bad port with 400, and beyond its caps with 503 and Retry-After', async () => {

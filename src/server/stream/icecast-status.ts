@@ -58,8 +58,11 @@ export function parseIcecastStatus(body: string, mount: string): NowPlaying {
 }
 
 class StatusError extends Error {
-  constructor(readonly status: UpstreamStatus) {
+  // A plain field, not a parameter property: scripts run this module under Node's type stripping.
+  readonly status: UpstreamStatus;
+  constructor(status: UpstreamStatus) {
     super(`upstream status ${status}`);
+    this.status = status;
   }
 }
 

@@ -5,6 +5,10 @@
  * not look like a dead connection. The same port allowlist and caps as the stream, with the same
  * answers (400; 503 with Retry-After). Never compressed (no-transform; answered before Express),
  * each event written at once; every client is ended on shutdown.
+ *
+ * The fan-out is the cost that grows with the audience (10,000 clients per process, issue 20):
+ * each state is serialised once into one Buffer, written as is to every client's socket, and one
+ * shared timer sends every heartbeat.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { answerText, TEXT } from './answers.ts';
@@ -20,6 +24,23 @@ export const RETRY_MS = 3_000;
 
 const HEARTBEAT = Buffer.from(':\n\n');
 
+interface PortClients {
+  clients: Set<ServerResponse>;
+  unfollow: () => void;
+  /** The latest state pushed and its event. */
+  last: { state: NowPlaying; event: Buffer } | null;
+}
+
+/** One change written to a port's clients: when it started, how long the writes took (wall clock and CPU). */
+export interface FanOut {
+  port: number;
+  clients: number;
+  /** performance.timeOrigin + performance.now() when the first write began (comparable across processes). */
+  startedAt: number;
+  writeMs: number;
+  writeCpuMs: number;
+}
+
 export interface NowPlayingEvents {
   handle(req: IncomingMessage, res: ServerResponse, client: string): void;
   /** Ends every push connection and refuses new ones (graceful shutdown). */
@@ -29,6 +50,25 @@ export interface NowPlayingEvents {
 
 /** One SSE event: the state as JSON on one data line (JSON escapes every line break). */
 export const eventOf = (nowPlaying: NowPlaying): Buffer => Buffer.from(`data: ${JSON.stringify(nowPlaying)}\n\n`);
+
+/**
+ * Writes the same bytes to every client, straight to its socket: the response is close-delimited
+ * with its head already sent, so the body is the socket's bytes. Through `res.write` each response
+ * corks its socket and uncorks it on a later tick, which cost 2.5× the CPU at 10,000 clients
+ * (docs/decisions/022); corking the sockets ourselves gains nothing for a single write.
+ */
+function writeToAll(clients: Iterable<ServerResponse>, bytes: Buffer): void {
+  for (const res of clients) res.socket?.write(bytes);
+}
+
+function timedWrite(port: number, clients: Set<ServerResponse>, bytes: Buffer): FanOut {
+  const startedAt = performance.timeOrigin + performance.now();
+  const cpu = process.cpuUsage();
+  writeToAll(clients, bytes);
+  const used = process.cpuUsage(cpu);
+  const writeMs = performance.timeOrigin + performance.now() - startedAt;
+  return { port, clients: clients.size, startedAt, writeMs, writeCpuMs: (used.user + used.system) / 1000 };
+}
 
 function startEvents(res: ServerResponse): void {
   res.statusCode = 200;
@@ -46,25 +86,34 @@ function startEvents(res: ServerResponse): void {
 export function createNowPlayingEvents(
   config: Pick<StreamConfig, 'allowedPorts' | 'maxEventClients' | 'maxListenersPerClient' | 'retryAfterSeconds'>,
   reader: NowPlayingReader,
+  /** Told of every change written (the log's debug line; bench:stream reads it). */
+  onFanOut: (fanOut: FanOut) => void = () => {},
 ): NowPlayingEvents {
   const slots = createListenerSlots(config.maxEventClients, config.maxListenersPerClient);
   /** The clients of each port; a port with clients follows the reader once, and each event is built once. */
-  const ports = new Map<number, { clients: Set<ServerResponse>; unfollow: () => void }>();
+  const ports = new Map<number, PortClients>();
   let closing = false;
   const heartbeat = setInterval(() => {
-    for (const { clients } of ports.values()) for (const res of clients) res.write(HEARTBEAT);
+    for (const { clients } of ports.values()) writeToAll(clients, HEARTBEAT);
   }, HEARTBEAT_MS);
   heartbeat.unref();
 
   const follow = (port: number) => {
-    const clients = new Set<ServerResponse>();
-    const unfollow = reader.follow(port, (nowPlaying) => {
-      const event = eventOf(nowPlaying);
-      for (const client of clients) client.write(event);
+    const entry: PortClients = { clients: new Set(), unfollow: () => {}, last: null };
+    entry.unfollow = reader.follow(port, (nowPlaying) => {
+      entry.last = { state: nowPlaying, event: eventOf(nowPlaying) };
+      onFanOut(timedWrite(port, entry.clients, entry.last.event));
     });
-    const entry = { clients, unfollow };
     ports.set(port, entry);
     return entry;
+  };
+
+  /** The current state's event, built once per state for every client that joins. */
+  const currentEvent = (port: number): Buffer | null => {
+    const state = reader.current(port);
+    if (!state) return null;
+    const last = ports.get(port)?.last;
+    return last?.state === state ? last.event : eventOf(state);
   };
 
   const join = (port: number, res: ServerResponse) => {
@@ -87,8 +136,8 @@ export function createNowPlayingEvents(
       if (!release) return answerText(res, 503, TEXT.busy, config.retryAfterSeconds);
       res.on('close', release);
       startEvents(res);
-      const current = reader.current(port);
-      if (current) res.write(eventOf(current));
+      const current = currentEvent(port);
+      if (current) res.write(current);
       join(port, res);
     },
     closeAll() {

@@ -19,3 +19,9 @@ export interface StreamUrls {
 export function streamUrls(port: number = STREAM_PORT): StreamUrls {
   return { stream: `/api/stream?port=${port}`, nowPlaying: `/api/now-playing/events?port=${port}` };
 }
+
+/**
+ * While a reconnect is scheduled, the audio element says when (epoch ms), so a reader of the page
+ * (a test, devtools) sees that none is pending instead of waiting one out (radio-controller.ts).
+ */
+export const RETRY_DUE_ATTRIBUTE = 'data-retry-due';

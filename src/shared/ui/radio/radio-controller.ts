@@ -5,7 +5,7 @@
  * the /radio card and the player bar are two views of one state. Created once
  * per page load (by the /radio page), it outlives every route change.
  */
-import type { StreamUrls } from './constants.ts';
+import { RETRY_DUE_ATTRIBUTE, type StreamUrls } from './constants.ts';
 import { createNowPlaying, type NowPlayingStore } from './now-playing.ts';
 import {
   initialRadioState,
@@ -35,6 +35,10 @@ export interface RadioControllerOptions {
 function effectRunner(audio: HTMLAudioElement, urls: StreamUrls, dispatch: (event: RadioEvent) => void) {
   let retryTimer = 0;
   let stallTimer = 0;
+  const clearRetry = () => {
+    window.clearTimeout(retryTimer);
+    audio.removeAttribute(RETRY_DUE_ATTRIBUTE);
+  };
   return (effect: RadioEffect): void => {
     switch (effect.type) {
       case 'connect': {
@@ -55,12 +59,16 @@ function effectRunner(audio: HTMLAudioElement, urls: StreamUrls, dispatch: (even
         }
         return;
       case 'clear-timers':
-        window.clearTimeout(retryTimer);
+        clearRetry();
         window.clearTimeout(stallTimer);
         return;
       case 'start-retry-timer':
-        window.clearTimeout(retryTimer);
-        retryTimer = window.setTimeout(() => dispatch({ type: 'retry-due', session: effect.session }), effect.delayMs);
+        clearRetry();
+        audio.setAttribute(RETRY_DUE_ATTRIBUTE, String(Date.now() + Math.round(effect.delayMs)));
+        retryTimer = window.setTimeout(() => {
+          audio.removeAttribute(RETRY_DUE_ATTRIBUTE);
+          dispatch({ type: 'retry-due', session: effect.session });
+        }, effect.delayMs);
         return;
       case 'start-stall-timer':
         window.clearTimeout(stallTimer);
