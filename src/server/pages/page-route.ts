@@ -110,7 +110,8 @@ async function renderPage(options: PageRouteOptions, req: Request, res: Response
   const boot: BootData = { page: page.id, site, today: day, assets: pageAssets(manifest, page.module), streamPort };
   // The not-found page renders at the path that chose it; every other page at its own path.
   const location = status === 404 ? req.path : page.path;
-  const cacheControl = status === 404 ? NOT_FOUND_CACHE_CONTROL : options.cacheControl();
+  // Read when the head is written: a shared cache counts s-maxage from when it gets the answer.
+  const cacheControl = status === 404 ? () => NOT_FOUND_CACHE_CONTROL : options.cacheControl;
   const renderStarted = performance.now();
   const html = await renderDocument(
     res,
@@ -129,7 +130,7 @@ async function renderPage(options: PageRouteOptions, req: Request, res: Response
   if (!isPage) logger.error({ page: page.id, location: cut(location) }, 'render did not produce its page: not cached');
   // With the cache off a streamed page was compressed on the fly; brotli at 11 would be wasted.
   if (!(cache && isPage) && !wholeDocument) return settle();
-  const done = await compressPage(status, html, options.security, cacheControl);
+  const done = await compressPage(status, html, options.security, cacheControl());
   settle(isPage ? done : undefined);
   if (wholeDocument && !res.destroyed) sendPage(req, res, done, 'security', options.cacheControl());
 }

@@ -25,8 +25,8 @@ export interface RenderJob {
   styles: string;
   /** The complete document at once (crawlers, HEAD) instead of streaming from shell-ready. */
   wholeDocument: boolean;
-  /** Sent with a streamed document (pages/shared-cache.ts). */
-  cacheControl: string;
+  /** Sent with a streamed document, read when its head is written (pages/shared-cache.ts). */
+  cacheControl: () => string;
 }
 
 export interface RenderOptions {
@@ -83,7 +83,7 @@ export function renderDocument(
           if (wholeDocument) return;
           res.statusCode = status;
           res.setHeader('Content-Type', HTML_TYPE);
-          res.setHeader('Cache-Control', cacheControl);
+          res.setHeader('Cache-Control', cacheControl());
           res.setHeader('Vary', 'Accept-Encoding');
           pipe(sink);
         },

@@ -52,12 +52,14 @@ describe('pageCacheControl', () => {
     );
   });
 
-  it('holds for every moment of the second it is worked out in', () => {
+  it('holds for every moment of the second it is worked out in, and the next (the cache’s clock)', () => {
     let now = new Date('2026-11-26T05:57:00.000Z');
     const cacheControl = pageCacheControlClock(settings, () => now.getTime());
-    expect(cacheControl()).toContain('s-maxage=179,');
+    expect(cacheControl()).toContain('s-maxage=178,');
     now = new Date('2026-11-26T05:57:00.999Z');
-    expect(cacheControl()).toContain('s-maxage=179,');
+    expect(cacheControl()).toContain('s-maxage=178,');
+    now = new Date('2026-11-26T05:59:58.000Z');
+    expect(cacheControl()).toContain('s-maxage=0,');
     now = new Date('2026-11-26T05:59:59.000Z');
     expect(cacheControl()).toContain('s-maxage=0,');
   });

@@ -49,11 +49,21 @@ export function pageCacheControl(settings: SharedCacheSettings, secondsToMidnigh
 }
 
 /**
+ * A shared cache counts `s-maxage` from the whole second of its own clock in which it got the
+ * answer (nginx: `valid_sec = ngx_time() + s-maxage`, still fresh during that last second). An
+ * answer worked out late in one second and read in the next would stay a second past midnight, so
+ * the ages end one second earlier.
+ */
+const CACHE_CLOCK_MARGIN_S = 1;
+
+/**
  * The page Cache-Control now, worked out at most once a second (the fast lane asks on every
- * request), for the last millisecond of that second so it holds for all of it.
+ * request), for the last millisecond of that second so it holds for all of it, and a second
+ * earlier for the cache's clock (CACHE_CLOCK_MARGIN_S).
  */
 export function pageCacheControlClock(settings: SharedCacheSettings, nowMs: () => number): () => string {
-  return perSecond(nowMs, (second) =>
-    pageCacheControl(settings, secondsToChicagoMidnight(new Date(second * 1000 + 999))),
-  );
+  return perSecond(nowMs, (second) => {
+    const left = secondsToChicagoMidnight(new Date(second * 1000 + 999)) - CACHE_CLOCK_MARGIN_S;
+    return pageCacheControl(settings, Math.max(0, left));
+  });
 }
