@@ -1,17 +1,19 @@
 /**
  * deploy/nginx.conf as an operator installs it: in Debian's own /etc/nginx (a copy, paths moved to
  * a temporary folder; `worker_processes auto` and the rest as Debian ships them), in front of the
- * documented three app processes and the real Icecast. The radio's connections are held open (the
- * apps' full listener capacity on /api/stream, and readers on the now-playing push), a batch at a
- * time, and after each batch every page and an answer from an app are asked for.
+ * documented three app processes and the real Icecast. The radio's connections are held open (900
+ * listeners on /api/stream and 90 readers on the now-playing push), a batch at a time, and after
+ * each batch every page and an answer from an app are asked for.
  *
- * With Debian's `worker_connections 768` nginx fails long before the apps' capacity: every proxied
- * connection costs it two. With the main configuration sized by deploy/nginx-size.sh (the step in
- * deploy/README.md), the whole capacity plays and no page request fails.
+ * With Debian's `worker_connections 768` nginx fails long before that: every proxied connection
+ * costs it two. With the main configuration sized by deploy/nginx-size.sh (the step in
+ * deploy/README.md) all of them play, one client's 1,500 idle connections come on top (the outside
+ * audit's case), and no page request fails.
  */
 import type { ClientRequest } from 'node:http';
 import { execFileSync } from 'node:child_process';
 import { request } from 'node:https';
+import { connect, type Socket } from 'node:net';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pages } from '../../src/shared/pages.ts';
@@ -99,6 +101,31 @@ async function probe(nginx: DeployNginx): Promise<string[]> {
   return answers.filter((a) => a.status !== 200).map((a) => a.what);
 }
 
+/** As the outside audit did: one client holding this many connections without sending a request. */
+const IDLE = 1_500;
+
+/** Opens `count` TCP connections from one address and sends nothing; `open()` says how many nginx has not closed. */
+async function holdIdle(port: number, count: number, from: string) {
+  const sockets: Socket[] = [];
+  let closed = 0;
+  await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<void>((resolve) => {
+          const socket = connect({ host: '127.0.0.1', port, localAddress: from }, () => resolve());
+          socket.on('error', () => resolve());
+          socket.on('close', () => closed++);
+          sockets.push(socket);
+        }),
+    ),
+  );
+  const close = () => {
+    for (const socket of sockets) socket.destroy();
+  };
+  return { open: () => count - closed, close };
+}
+
 interface Outcome {
   held: Held[];
   listeners: number;
@@ -181,7 +208,12 @@ describe('deploy/nginx.conf in Debianâ€™s own nginx.conf, three apps, the radioâ
       await nginx.stop();
       throw error;
     });
+    // With everything held, one client's idle connections on top (nginx ends them after
+    // client_header_timeout, 10 s), and every page again.
+    const idle = outcome.failure ? undefined : await holdIdle(nginx.tlsPort, IDLE, '127.6.0.1');
     const stillFailing = outcome.failure ? [] : await probe(nginx);
+    const idleOpen = idle?.open() ?? 0;
+    idle?.close();
     const nowPlaying = await playing();
     const lost = outcome.held.filter((h) => h.lost).length;
     for (const h of outcome.held) h.close();
@@ -192,7 +224,7 @@ describe('deploy/nginx.conf in Debianâ€™s own nginx.conf, three apps, the radioâ
       outcome.failure += `; nginx's error log: ${worst.slice(-3).join(' | ') || 'nothing'}`;
     }
     await until('the apps to see every listener leave', async () => (await playing()) === 0);
-    return { ...outcome, stillFailing, playing: nowPlaying, lost, errorLog };
+    return { ...outcome, stillFailing, idleOpen, playing: nowPlaying, lost, errorLog };
   }
 
   it('with Debianâ€™s worker_connections 768, refuses listeners or pages before they are all held', async () => {
@@ -204,12 +236,12 @@ describe('deploy/nginx.conf in Debianâ€™s own nginx.conf, three apps, the radioâ
     expect(stock.failure, `${LISTENERS} listeners and ${READERS} readers held without a failure`).toBeDefined();
   }, 600_000);
 
-  it('sized by deploy/nginx-size.sh, holds every listener and reader, and every page answers', async () => {
+  it('sized by deploy/nginx-size.sh, holds every listener and reader, and every page answers, with one clientâ€™s 1,500 idle connections on top', async () => {
     const sized = await run((conf) =>
       execFileSync('sh', [SIZE_SCRIPT, conf], { stdio: 'ignore', env: { ...process.env, ...openFilesHere() } }),
     );
     console.log(
-      `sized nginx.conf: ${sized.listeners} listeners and ${sized.readers} readers held, the apps play to ${sized.playing}, ${sized.lost} dropped`,
+      `sized nginx.conf: ${sized.listeners} listeners and ${sized.readers} readers held, the apps play to ${sized.playing}, ${sized.lost} dropped; pages asked for with ${sized.idleOpen} of ${IDLE} idle connections of one client still open`,
     );
     expect(sized.failure).toBeUndefined();
     expect(sized.stillFailing).toEqual([]);
