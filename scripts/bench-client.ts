@@ -8,6 +8,8 @@
  *   node scripts/bench-client.ts [--runs 3] [--taps 5] [--routes /,/radio | --routes none] [--details]
  *
  * --details adds, per route, the long tasks and the LCP breakdown of the median (simulated) run.
+ * Then online page loads with and without the service worker, side by side with their ratio
+ * (scripts/perf/worker-page-loads.ts; `--worker-loads 9` per route and context, 0 to skip).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,6 +22,7 @@ import { BUDGET_REPORT, type PageWeight } from './build/budget.ts';
 import { FINAL_DIST } from './build/layout.ts';
 import { launchChromium, runOnce, type Lhr } from '../test/support/lighthouse.ts';
 import { median } from '../test/support/stats.ts';
+import { type WorkerLoadFigures, workerLoadsTable, workerPageLoads } from './perf/worker-page-loads.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -27,10 +30,12 @@ const { values: args } = parseArgs({
     taps: { type: 'string', default: '5' },
     routes: { type: 'string' },
     details: { type: 'boolean', default: false },
+    'worker-loads': { type: 'string', default: '9' },
   },
 });
 const RUNS = Number(args.runs);
 const TAPS = Number(args.taps);
+const WORKER_LOADS = Number(args['worker-loads']);
 const ALL_ROUTES = pages.map((p) => (p.path === '*' ? '/no-such-page' : p.path));
 // `--routes none`: tap-to-paint only.
 const routes = args.routes === 'none' ? [] : args.routes ? args.routes.split(',') : ALL_ROUTES;
@@ -173,6 +178,7 @@ const chromium = await launchChromium();
 const rows: string[][] = [];
 const notes: string[] = [];
 let taps: number[] = [];
+let workerLoads: WorkerLoadFigures[] = [];
 try {
   // Warm the page cache, as production traffic would.
   for (const route of routes) await (await fetch(app.url + route)).text();
@@ -221,6 +227,19 @@ try {
     console.error(`bench:client: ${rows.at(-1)!.join(' ')}`);
   }
   taps = await tapToPaint(app.url, TAPS);
+  if (WORKER_LOADS > 0) {
+    const browser = await launchBrowser();
+    try {
+      workerLoads = await workerPageLoads(
+        browser,
+        app.url,
+        ALL_ROUTES.filter((r) => r !== '/no-such-page'),
+        WORKER_LOADS,
+      );
+    } finally {
+      await browser.close();
+    }
+  }
 } finally {
   await chromium.close();
   await app.stop();
@@ -243,6 +262,7 @@ console.log(
   `\ntap-to-paint, footer Terms of Service link on /, 375 px, CPU 4× slower: median ${Math.round(median(taps))} ms (${tapLine})`,
 );
 if (notes.length) console.log(`\n${notes.join('\n')}`);
+if (workerLoads.length) console.log(`\n${workerLoadsTable(workerLoads, WORKER_LOADS)}`);
 console.log(
-  "\nThe not-found page answers 404, which Lighthouse does not audit (–). Timings vary with the machine's load.",
+  "\nThe not-found page answers 404, which Lighthouse does not audit (–). Timings vary with the machine's load (a shared machine: compare within a run).",
 );

@@ -13,6 +13,7 @@ import { budgetTable, overBudget, overBudgetMessage, pageWeights, writeBudgetRep
 import { FINAL_DIST, type OutputLayout, outputLayout } from './build/layout.ts';
 import { KEEP_RETIRED_DAYS, keepPreviousAssets } from './build/previous-assets.ts';
 import { manifestFrom, routerFiles, writeManifest } from './build/manifest.ts';
+import { buildServiceWorker } from './build/service-worker.ts';
 import { clientOptions, serverOptions } from './build/options.ts';
 import {
   cleanOutput,
@@ -72,8 +73,9 @@ async function build(out: string): Promise<void> {
   const manifest = manifestFrom(metafile, layout);
   await postProcess(layout);
   writeManifest(manifest, layout);
-  // A step that writes public files (a service worker listing them, say) goes here: before
-  // precompression, so it gets .br/.gz copies, and before the budget check.
+  // Steps that write public files go here: before precompression, so they get .br/.gz copies.
+  const precached = await buildServiceWorker(layout);
+  console.log(`build: service worker precaches ${precached} file(s)`);
   precompress(layout.client);
   checkBudgets(manifest, routerFiles(metafile, layout), layout);
   const kept = keepPreviousAssets(outputLayout(out), layout);

@@ -10,6 +10,10 @@ import { BrowserRouter, createPath, useLocation, useNavigate, useNavigationType 
 import type { PageEntry, PageId } from '../shared/pages.ts';
 import { matchPage } from '../shared/routes.tsx';
 import type { NavigationLocation } from '../shared/ui/navigation.tsx';
+import { registerServiceWorker } from './register-service-worker.ts';
+
+// The router's chunk arrives after hydration on every page load: the worker's registration rides with it.
+registerServiceWorker();
 
 export interface RouterHandle {
   navigate(to: string): void;

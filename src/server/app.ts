@@ -10,6 +10,7 @@ import compression from 'compression';
 import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
 import proxyaddr from 'proxy-addr';
 import type { ReactNode } from 'react';
+import { KILL_SWITCH_FILE } from '../shared/service-worker.ts';
 import { type StaticFiles, staticFiles } from './assets.ts';
 import type { Config } from './config.ts';
 import { type AnswerObserver, createFrontDoor, type FrontDoor, type Lane, type LaneName } from './front-door.ts';
@@ -155,7 +156,8 @@ export function createApp(config: Config, parts: AppParts): App {
   const today = chicagoDay(nowMs);
   const cacheControl = pageCacheControlClock(config.sharedCache, nowMs);
   const cache = config.pageCache ? new PageCache(today) : undefined;
-  const files = staticFiles(join(config.distDir, 'client'), security);
+  const killSwitch = config.serviceWorker ? undefined : join(config.distDir, KILL_SWITCH_FILE);
+  const files = staticFiles(join(config.distDir, 'client'), security, killSwitch);
   const pageRoute = createPageRoute({
     manifest,
     site: config.site,

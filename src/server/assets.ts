@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import type { RequestHandler } from 'express';
 import type { PageAssets } from '../shared/boot.ts';
+import { SERVICE_WORKER_PATH } from '../shared/service-worker.ts';
 import { etagOf, prepareRepresentation, sendRepresentation, type PreparedRepresentation } from './http-cache.ts';
 import type { Manifest } from './manifest.ts';
 import type { HeaderList } from './security.ts';
@@ -28,6 +29,11 @@ const TYPES: Record<string, string> = {
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 const SHORT = 'public, max-age=3600';
+/** The service worker's script: the browser asks the server each time it checks for a new one. */
+const WORKER = 'no-cache';
+
+const cacheControlOf = (url: string) =>
+  url.startsWith('/assets/') ? IMMUTABLE : url === SERVICE_WORKER_PATH ? WORKER : SHORT;
 
 function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -50,30 +56,34 @@ export interface StaticFiles {
   middleware: RequestHandler;
 }
 
-export function staticFiles(clientDir: string, security: HeaderList): StaticFiles {
+/** A file held in memory with its .br/.gz twins (when the build wrote them), its answers prepared. */
+function prepareFile(full: string, url: string, security: HeaderList): PreparedRepresentation {
+  const identity = readFileSync(full);
+  const representation = {
+    etag: etagOf(identity),
+    identity,
+    ...(existsSync(`${full}.br`) && { br: readFileSync(`${full}.br`) }),
+    ...(existsSync(`${full}.gz`) && { gzip: readFileSync(`${full}.gz`) }),
+  };
+  return prepareRepresentation(
+    representation,
+    { contentType: TYPES[extname(full)] ?? 'application/octet-stream', cacheControl: cacheControlOf(url) },
+    security,
+  );
+}
+
+/**
+ * The public files. `killSwitch`, when given (SERVICE_WORKER=off), is the file served at the
+ * worker's URL instead of the worker (decision 052).
+ */
+export function staticFiles(clientDir: string, security: HeaderList, killSwitch?: string): StaticFiles {
   const files = new Map<string, PreparedRepresentation>();
   for (const full of walk(clientDir)) {
     if (full.endsWith('.br') || full.endsWith('.gz') || full.endsWith('.map')) continue;
     const url = `/${relative(clientDir, full).split('\\').join('/')}`;
-    const identity = readFileSync(full);
-    const representation = {
-      etag: etagOf(identity),
-      identity,
-      ...(existsSync(`${full}.br`) && { br: readFileSync(`${full}.br`) }),
-      ...(existsSync(`${full}.gz`) && { gzip: readFileSync(`${full}.gz`) }),
-    };
-    files.set(
-      url,
-      prepareRepresentation(
-        representation,
-        {
-          contentType: TYPES[extname(full)] ?? 'application/octet-stream',
-          cacheControl: url.startsWith('/assets/') ? IMMUTABLE : SHORT,
-        },
-        security,
-      ),
-    );
+    files.set(url, prepareFile(full, url, security));
   }
+  if (killSwitch) files.set(SERVICE_WORKER_PATH, prepareFile(killSwitch, SERVICE_WORKER_PATH, security));
 
   const middleware: RequestHandler = (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();

@@ -77,6 +77,8 @@ const serverEnv = {
   /** dist/ of the build: client/ holds public files, manifest.json the asset map. */
   DIST_DIR: z.string().min(1).default('dist'),
   PAGE_CACHE: z.enum(['on', 'off']).default('on'),
+  /** off: the kill switch is served at the worker's URL, and unregisters the worker in every browser (decision 052). */
+  SERVICE_WORKER: z.enum(['on', 'off']).default('on'),
   PAGE_S_MAXAGE: int(0, 86_400).default(60),
   PAGE_STALE_WHILE_REVALIDATE: int(0, 86_400).default(60),
   PAGE_STALE_IF_ERROR: int(0, 604_800).default(86_400),
@@ -181,6 +183,7 @@ function configFrom(e: Env) {
     logLevel: e.LOG_LEVEL,
     distDir: e.DIST_DIR,
     pageCache: e.PAGE_CACHE === 'on',
+    serviceWorker: e.SERVICE_WORKER === 'on',
     /** What pages tell shared caches (nginx, a CDN), in seconds: pages/shared-cache.ts. */
     sharedCache: {
       sMaxAge: e.PAGE_S_MAXAGE,

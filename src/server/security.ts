@@ -24,6 +24,8 @@ function helmetFor(site: SiteConfig): RequestHandler {
         mediaSrc: ["'self'"],
         fontSrc: ["'self'"],
         manifestSrc: ["'self'"],
+        // The service worker (/sw.js, decision 052); nothing else starts a worker.
+        workerSrc: ["'self'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],

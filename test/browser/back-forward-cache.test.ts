@@ -2,7 +2,8 @@
  * Every page stays eligible for the browser's back/forward cache (issue 21): open a route, leave it
  * for another page by a full page load, come back with the back button: the page is restored from
  * the cache (the same JavaScript world, `pageshow` persisted), and Chromium reports no reason for
- * not restoring it (the DevTools protocol's Page.backForwardCacheNotUsed).
+ * not restoring it (the DevTools protocol's Page.backForwardCacheNotUsed). The site's service worker
+ * controls the pages (this browser allows it, unlike the harness's).
  */
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,6 +46,10 @@ describe('back/forward cache', () => {
     await untilHydrated(page, 'footer a[href="/terms"]');
     // A page still loading something (a frame, the router's chunk) is not cached: as a reader who read it.
     await page.waitForLoadState('networkidle');
+    // With the service worker (decision 052) installed and in control, as on any visit after the first.
+    await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated', undefined, {
+      timeout: 0,
+    });
     await page.evaluate(() => {
       (window as unknown as { __stayed: boolean }).__stayed = true;
     });

@@ -3,22 +3,43 @@ import { CHROMIUM_BASE_FLAGS, CHROMIUM_PATH, requireChromium } from './chromium.
 
 export { CHROMIUM_PATH };
 
-/** Debian's Chromium, headless, with the flags this closed-network machine needs. */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+/**
+ * Debian's Chromium, headless, with the flags this closed-network machine needs. Its contexts and
+ * pages block service workers unless a test asks for them (`serviceWorkers: 'allow'`): with the
+ * site's worker in the way, `page.route` would no longer see the requests it answers (a chunk made
+ * to fail, say), and each test would depend on what an earlier one cached.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: requireChromium(),
     args: [...CHROMIUM_BASE_FLAGS, '--autoplay-policy=no-user-gesture-required'],
   });
+  return withoutServiceWorkers(browser);
 }
 
+/** `browser`, whose newContext and newPage default to `serviceWorkers: 'block'`. */
+export function withoutServiceWorkers(browser: Browser): Browser {
+  const newContext = browser.newContext.bind(browser);
+  const newPage = browser.newPage.bind(browser);
+  browser.newContext = (options = {}) => newContext({ serviceWorkers: 'block', ...options });
+  browser.newPage = (options = {}) => newPage({ serviceWorkers: 'block', ...options });
+  return browser;
+}
+
+/** What Playwright logs when a page registers a service worker in a context that blocks them (the harness's default). */
+const WORKER_BLOCKED = 'Service Worker registration blocked by Playwright';
+
 /**
- * Collects console errors and warnings (hydration mismatches are reported there) for a page. A failed
+ * Collects console errors and warnings (hydration mismatches are reported there) for a page, but
+ * Playwright's note that it blocked the service worker's registration. A failed
  * load's message ("Failed to load resource: …") does not name the resource: its URL is added.
  */
 export function collectConsoleProblems(page: Page): string[] {
   const problems: string[] = [];
   page.on('console', (msg: ConsoleMessage) => {
     if (msg.type() !== 'error' && msg.type() !== 'warning') return;
+    // The harness's own doing (launchBrowser), not the page's.
+    if (msg.text() === WORKER_BLOCKED) return;
     const at = msg.text().startsWith('Failed to load resource') ? ` (${msg.location().url})` : '';
     problems.push(`${msg.type()}: ${msg.text()}${at}`);
   });
