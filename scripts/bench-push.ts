@@ -33,7 +33,7 @@ interface ClientSpec {
 }
 
 /** One push client: resolves its socket once the first event came; records when `marker` arrived. */
-function follow(port: number, marker: Buffer, arrivals: number[]): Promise<Socket> {
+function follow(port: number, marker: Buffer, arrivals: Arrivals): Promise<Socket> {
   return new Promise((resolve, reject) => {
     let ready = false;
     let done = false;
@@ -51,16 +51,35 @@ function follow(port: number, marker: Buffer, arrivals: number[]): Promise<Socke
       const seen = tail.length > 0 ? Buffer.concat([tail, chunk]) : chunk;
       if (seen.includes(marker)) {
         done = true;
-        arrivals.push(now());
+        arrivals.arrived();
       } else tail = seen.subarray(Math.max(0, seen.length - marker.length));
     });
     socket.on('error', reject);
   });
 }
 
+/** When the title reached each client, and the process's CPU time from the first arrival to the last. */
+class Arrivals {
+  readonly times: number[] = [];
+  readCpuMs = 0;
+  private cpuAtFirst: NodeJS.CpuUsage | undefined;
+  private readonly expected: number;
+  constructor(expected: number) {
+    this.expected = expected;
+  }
+
+  arrived(): void {
+    this.times.push(now());
+    if (this.times.length === 1) this.cpuAtFirst = process.cpuUsage();
+    if (this.times.length !== this.expected) return;
+    const used = process.cpuUsage(this.cpuAtFirst);
+    this.readCpuMs = (used.user + used.system) / 1000;
+  }
+}
+
 /** The client process: connects `count` clients, says "ready", then reports when the title reached each. */
 async function runClient(spec: ClientSpec): Promise<void> {
-  const arrivals: number[] = [];
+  const arrivals = new Arrivals(spec.count);
   const sockets: Socket[] = [];
   const marker = Buffer.from(spec.title);
   for (let i = 0; i < spec.count; i += 500) {
@@ -69,16 +88,9 @@ async function runClient(spec: ClientSpec): Promise<void> {
   }
   process.stdout.write('ready\n');
   const deadline = now() + 30_000;
-  while (arrivals.length === 0 && now() < deadline) await sleep(1);
-  const cpu = process.cpuUsage();
-  while (arrivals.length < spec.count && now() < deadline) await sleep(5);
-  const used = process.cpuUsage(cpu);
-  const report = {
-    first: Math.min(...arrivals),
-    last: Math.max(...arrivals),
-    got: arrivals.length,
-    readCpuMs: (used.user + used.system) / 1000,
-  };
+  while (arrivals.times.length < spec.count && now() < deadline) await sleep(20);
+  const { times, readCpuMs } = arrivals;
+  const report = { first: Math.min(...times), last: Math.max(...times), got: times.length, readCpuMs };
   process.stdout.write(`${JSON.stringify(report)}\n`);
   for (const socket of sockets) socket.destroy();
 }

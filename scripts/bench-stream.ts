@@ -395,7 +395,9 @@ async function main(): Promise<void> {
     `bench:stream: ${counts.join(', ')} listeners, ramp ${rampS} s, ${seconds} s each, ${kbps} kbps MP3 from Icecast 2 + ezstream`,
   );
   const ice = await startIcecast({ clients: Math.max(0, ...counts) * 2 + 200 });
-  const source = await startEzstream(ice, { file: makeTestMp3(kbps, 10) });
+  // A 10-minute file: ezstream sets its own title again each time the file loops, which could
+  // overwrite the benches' title changes before anything read them.
+  const source = await startEzstream(ice, { file: makeTestMp3(kbps, 600) });
   const variant = args.variant ?? '';
   const servers: ((ice: Icecast) => Promise<Target>)[] = [
     (i) => startProxy(i),
