@@ -6,14 +6,16 @@
  * the per-round ratios and in how many rounds it was ahead. Run an A/A (the same variant twice)
  * beside it to see what the machine's noise alone gives.
  *
- *   node scripts/perf/ab.ts ROUNDS NAME=FLAGS[@DIST_DIR] ...
- *     FLAGS: Node flags separated by commas, or "none"; DIST_DIR: a build (default dist)
+ *   node scripts/perf/ab.ts ROUNDS NAME=FLAGS[@DIST_DIR][%VAR=VALUE,...] ...
+ *     FLAGS: Node flags separated by commas, or "none"; DIST_DIR: a build (default dist);
+ *     VAR=VALUE: the server's environment ("free": a free port, for METRICS_PORT)
  *   e.g. node scripts/perf/ab.ts 12 semi1=--max-semi-space-size=1 none=none
+ *        node scripts/perf/ab.ts 12 off=--max-semi-space-size=1 on=--max-semi-space-size=1%METRICS_PORT=free
  *
  * AB_SECONDS (default 2) sets a round's length per variant.
  */
 import { availableParallelism, loadavg } from 'node:os';
-import { type AppProcess, cpuMs, requireBuild, startApp, TASKSET } from '../../test/support/app-process.ts';
+import { type AppProcess, cpuMs, freePort, requireBuild, startApp, TASKSET } from '../../test/support/app-process.ts';
 import { median } from '../../test/support/stats.ts';
 import { runWrk } from './wrk.ts';
 
@@ -25,6 +27,7 @@ interface Variant {
   name: string;
   flags: string[];
   dist: string;
+  env: Array<[string, string]>;
 }
 
 interface Round {
@@ -36,8 +39,14 @@ interface Round {
 function parseVariant(spec: string): Variant {
   const eq = spec.indexOf('=');
   if (eq <= 0) throw new Error(`expected NAME=FLAGS[@DIST_DIR], got ${spec}`);
-  const [flags = '', dist = 'dist'] = spec.slice(eq + 1).split('@');
-  return { name: spec.slice(0, eq), flags: flags === 'none' ? [] : flags.split(','), dist };
+  const [server = '', env = ''] = spec.slice(eq + 1).split('%');
+  const [flags = '', dist = 'dist'] = server.split('@');
+  return {
+    name: spec.slice(0, eq),
+    flags: flags === 'none' ? [] : flags.split(','),
+    dist,
+    env: env ? env.split(',').map((pair) => pair.split('=') as [string, string]) : [],
+  };
 }
 
 const load = () =>
@@ -48,16 +57,15 @@ const wrk = (app: AppProcess, durationS: number) =>
   runWrk({ url: `${app.url}/`, connections: CONNECTIONS, durationS, headers: { 'Accept-Encoding': ACCEPT }, cpu: 1 });
 
 async function start(variant: Variant): Promise<AppProcess> {
-  const app = await startApp(
-    { DIST_DIR: variant.dist },
-    {
-      name: variant.name,
-      logFile: `/dev/null`,
-      cpu: 0,
-      logReaderCpu: 1,
-      args: [...variant.flags, `${variant.dist}/server/main.js`],
-    },
-  );
+  const env: Record<string, string> = { DIST_DIR: variant.dist };
+  for (const [name, value] of variant.env) env[name] = value === 'free' ? String(await freePort()) : value;
+  const app = await startApp(env, {
+    name: variant.name,
+    logFile: `/dev/null`,
+    cpu: 0,
+    logReaderCpu: 1,
+    args: [...variant.flags, `${variant.dist}/server/main.js`],
+  });
   // Rendered, then cached: the fast lane answers from here on.
   for (let i = 0; i < 3; i++) await fetch(`${app.url}/`).then((r) => r.arrayBuffer());
   await wrk(app, SECONDS);
