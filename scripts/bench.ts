@@ -21,9 +21,12 @@
  * get 429), and wrk is one client. Both sides of that ratio run the same way, so it is like for like.
  * nginx writes no access log here (a main-configuration setting: Debian's writes one).
  * Servers are pinned to CPU 0 and wrk to CPU 1 (taskset) when there are two CPUs; without taskset
- * or a second CPU the bench says so and runs unpinned. CPU per
- * request is the server's user + system time over the run (nginx: master and workers) ÷ requests.
+ * or a second CPU the bench says so and runs unpinned. CPU per request is the server's user +
+ * system time over the run (nginx: master and workers) ÷ requests.
  * Targets (issue 10): app ≥ 0.5 × nginx static, app ≥ 10 × app uncached, app p99 ≤ 5 ms.
+ * Goals (issues 18, 19), each judged on the median of its per-round ratios (two targets measured
+ * seconds apart), printed also by CPU per request: app ≥ 0.85 × node bare, app metrics ≥ 0.97 ×
+ * app, nginx cache ≥ 0.95 × nginx tls static.
  *
  * The machine is shared: for tens of seconds at a time the server's CPU gets through half the
  * work in the same CPU time (the host's doing; nothing in /proc shows it), whatever runs there.
@@ -31,8 +34,8 @@
  * req/s, with that round's latency) stands for it, and each round's app ÷ nginx static (measured
  * seconds apart) is printed too, with their median.
  *
- * Each target first gets WARMUP_SECONDS of the same load, not counted. BENCH_SECONDS (default 4)
- * and BENCH_ROUNDS (default 8) set the run length.
+ * Each target first gets BENCH_WARMUP_SECONDS (default 3) of the same load, not counted.
+ * BENCH_SECONDS (default 4) and BENCH_ROUNDS (default 8) set the run length.
  */
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
