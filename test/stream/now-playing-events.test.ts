@@ -13,7 +13,13 @@ import {
   type FakeUpstream,
   type ProxyApp,
 } from './helpers.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
 import type { Logger } from 'pino';
+import type { NowPlaying } from '../../src/server/stream/icecast-status.ts';
+import { createNowPlayingEvents } from '../../src/server/stream/now-playing-events.ts';
+import type { NowPlayingReader } from '../../src/server/stream/now-playing-reader.ts';
 import { captureLogger } from '../support/test-app.ts';
 import { until } from '../support/wait.ts';
 
@@ -135,6 +141,34 @@ describe('the now-playing push', () => {
     const after = await fetchAll(`${app.url}${EVENTS}`);
     expect(after.status).toBe(503);
     expect(after.headers['retry-after']).toMatch(/^\d+$/);
+  });
+});
+
+describe('heartbeats', () => {
+  it('every client gets a comment line from one shared timer, so no idle timeout sees a quiet push', async () => {
+    const quiet: NowPlaying = { live: true, title: 'Quiet Hours', listeners: 1 };
+    const reader: NowPlayingReader = { current: () => quiet, follow: () => () => {} };
+    const caps = { allowedPorts: [8076], maxEventClients: 10, maxListenersPerClient: 10, retryAfterSeconds: 1 };
+    const push = createNowPlayingEvents(caps, reader, { heartbeatMs: 50 });
+    const server = createServer((req, res) => push.handle(req, res, '127.0.0.1')).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${EVENTS}`;
+    try {
+      const clients = [await follow(url), await follow(url)];
+      const heartbeats = (c: OpenStream) =>
+        c
+          .body()
+          .toString('utf8')
+          .split('\n\n')
+          .filter((b) => b === ':').length;
+      for (const client of clients) await until('two heartbeats', () => heartbeats(client) >= 2);
+      // Between them, nothing but the state the client got first.
+      for (const client of clients) expect(titles(client)).toEqual(['Quiet Hours']);
+    } finally {
+      push.closeAll();
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });
 

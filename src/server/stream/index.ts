@@ -69,9 +69,9 @@ export function createStreamService(
   const local = (port: number) => ({ relaying: proxy.relaying(port), count: proxy.listeners(port) });
   const nowPlaying = createNowPlayingHandler(config, status, local);
   const eventsLog = logger.child({ component: 'now-playing-events' });
-  const events = createNowPlayingEvents(config, createNowPlayingReader(status, local), (fanOut) =>
-    eventsLog.debug(fanOut, 'now-playing change pushed'),
-  );
+  const events = createNowPlayingEvents(config, createNowPlayingReader(status, local), {
+    onFanOut: (fanOut) => eventsLog.debug(fanOut, 'now-playing change pushed'),
+  });
   const stream: StreamHandler = (req, res, client, onError) => {
     if (isPath(req.url ?? '', EVENTS_PATH)) events.handle(req, res, client);
     else proxy.handler(req, res, client, onError);

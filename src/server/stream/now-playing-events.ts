@@ -86,16 +86,21 @@ function startEvents(res: ServerResponse): void {
 export function createNowPlayingEvents(
   config: Pick<StreamConfig, 'allowedPorts' | 'maxEventClients' | 'maxListenersPerClient' | 'retryAfterSeconds'>,
   reader: NowPlayingReader,
-  /** Told of every change written (the log's debug line; bench:stream reads it). */
-  onFanOut: (fanOut: FanOut) => void = () => {},
+  options: {
+    /** Told of every change written (the log's debug line; bench:stream reads it). */
+    onFanOut?: (fanOut: FanOut) => void;
+    /** HEARTBEAT_MS unless a test wants to see heartbeats sooner. */
+    heartbeatMs?: number;
+  } = {},
 ): NowPlayingEvents {
+  const { onFanOut = () => {}, heartbeatMs = HEARTBEAT_MS } = options;
   const slots = createListenerSlots(config.maxEventClients, config.maxListenersPerClient);
   /** The clients of each port; a port with clients follows the reader once, and each event is built once. */
   const ports = new Map<number, PortClients>();
   let closing = false;
   const heartbeat = setInterval(() => {
     for (const { clients } of ports.values()) writeToAll(clients, HEARTBEAT);
-  }, HEARTBEAT_MS);
+  }, heartbeatMs);
   heartbeat.unref();
 
   const follow = (port: number) => {
