@@ -43,6 +43,10 @@ describe('offline after one visit', () => {
   it('the front page and the pages read render from the worker; another page is the offline page listing them', async () => {
     const { context, page } = await withWorker(env.app.url);
     await visitUntilControlled(page, `${env.app.url}/about`);
+    // Navigation preload on: the page's request starts while the worker boots.
+    expect(
+      await page.evaluate(async () => (await navigator.serviceWorker.ready).navigationPreload.getState()),
+    ).toMatchObject({ enabled: true });
     // /about loaded before the worker; the install kept it and the front page. /privacy is read through it.
     await page.goto(`${env.app.url}/privacy`, { waitUntil: 'load' });
     await expect.poll(() => keptPages(page)).toEqual(['/', '/about', '/privacy']);
