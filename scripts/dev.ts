@@ -1,6 +1,8 @@
 /**
  * `npm run dev`: rebuild client and server on change and restart the server.
- * Unminified, with linked source maps; no pre-compression or budgets.
+ * Unminified, with linked source maps; no pre-compression or budgets. No caching service worker:
+ * the kill switch is served at its URL (SERVICE_WORKER=off), so a worker a production build left on
+ * this origin unregisters itself instead of serving stale pages while you edit.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as esbuild from 'esbuild';
@@ -9,10 +11,12 @@ import { FINAL_DIST, outputLayout } from './build/layout.ts';
 import { manifestFrom, writeManifest } from './build/manifest.ts';
 import { clientOptions, serverOptions } from './build/options.ts';
 import { copyPublic, copyServerFiles } from './build/post-process.ts';
+import { buildKillSwitch } from './build/service-worker.ts';
 
 const layout = outputLayout(FINAL_DIST);
 mkdirSync(layout.assets, { recursive: true });
 copyServerFiles(layout);
+await buildKillSwitch(layout);
 let server: ChildProcess | null = null;
 let restartTimer: NodeJS.Timeout | undefined;
 
@@ -22,7 +26,7 @@ function restart(): void {
     const start = () => {
       server = spawn(process.execPath, ['--enable-source-maps', 'dist/server/main.js'], {
         stdio: 'inherit',
-        env: { NODE_ENV: 'development', LOG_LEVEL: 'debug', PAGE_CACHE: 'off', ...process.env },
+        env: { NODE_ENV: 'development', LOG_LEVEL: 'debug', PAGE_CACHE: 'off', SERVICE_WORKER: 'off', ...process.env },
       });
     };
     if (server && server.exitCode === null) {

@@ -31,13 +31,15 @@ const workerOptions = (entry: string, outfile: string): esbuild.BuildOptions => 
   logLevel: 'warning',
 });
 
+/** Writes dist/sw-kill-switch.js, which the server serves at the worker's URL when SERVICE_WORKER=off. */
+export async function buildKillSwitch(layout: OutputLayout): Promise<void> {
+  await esbuild.build(workerOptions(KILL_SWITCH_ENTRY, join(layout.dist, KILL_SWITCH_FILE)));
+}
+
 /** Writes dist/client/sw.js (with the precache list) and dist/sw-kill-switch.js; returns the precached count. */
 export async function buildServiceWorker(layout: OutputLayout): Promise<number> {
   const unlisted = join(layout.dist, 'sw-unlisted.js');
-  await Promise.all([
-    esbuild.build(workerOptions(WORKER_ENTRY, unlisted)),
-    esbuild.build(workerOptions(KILL_SWITCH_ENTRY, join(layout.dist, KILL_SWITCH_FILE))),
-  ]);
+  await Promise.all([esbuild.build(workerOptions(WORKER_ENTRY, unlisted)), buildKillSwitch(layout)]);
   const { count, warnings } = await injectManifest({
     swSrc: unlisted,
     swDest: join(layout.client, SERVICE_WORKER_PATH.slice(1)),
