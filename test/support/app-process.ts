@@ -7,6 +7,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
 import { findCommand, requireCommand } from './system-deps.ts';
 import { sleep } from './wait.ts';
 
@@ -25,6 +26,14 @@ export function onCpu(cpu: number | undefined, argv: string[]): string[] {
 const HEALTHY_WITHIN_MS = 60_000;
 /** After SIGTERM the server exits by itself within its shutdown timeout (8 s) plus 1 s; then SIGKILL. */
 const KILL_AFTER_MS = 15_000;
+
+/** The lines of a log the server may be writing: a last line without its newline is not complete yet. */
+function completeLines(text: string): string[] {
+  return text
+    .slice(0, text.lastIndexOf('\n') + 1)
+    .split('\n')
+    .filter(Boolean);
+}
 
 export interface AppProcess {
   name: string;
@@ -126,12 +135,12 @@ export async function startApp(env: Record<string, string> = {}, options: AppPro
     closeSync(fd);
   } else {
     child = spawn(command!, args, { env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    const keep = (chunk: Buffer) => memory.push(...chunk.toString().split('\n').filter(Boolean));
-    child.stdout?.on('data', keep);
-    child.stderr?.on('data', keep);
+    // Whole lines only: a pipe's chunk can end in the middle of one.
+    for (const output of [child.stdout, child.stderr])
+      if (output) createInterface({ input: output }).on('line', (line) => line && memory.push(line));
   }
   const logFile = options.logFile;
-  const lines = (): string[] => (logFile ? readFileSync(logFile, 'utf8').split('\n').filter(Boolean) : memory);
+  const lines = (): string[] => (logFile ? completeLines(readFileSync(logFile, 'utf8')) : memory);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const readerDone = new Promise<void>((resolve) =>
     !reader || reader.exitCode !== null ? resolve() : reader.once('exit', () => resolve()),
