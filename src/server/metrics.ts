@@ -122,20 +122,13 @@ function requestMetrics(registry: Registry): Pick<Metrics, 'observe' | 'pages'> 
   const latency = new LatencyByLane(registry);
   const laneIndex = new Map<AnsweredBy, number>(ANSWERED_BY.map((lane, i) => [lane, i]));
   const pages = { hits: 0, misses: 0, renders: 0, coalesced: 0 };
-  counterOf(registry, 'page_cache_hits_total', 'Pages answered from the page cache', () => pages.hits);
-  counterOf(
-    registry,
-    'page_cache_misses_total',
-    'Page requests that found no cached page nor a render to wait for',
-    () => pages.misses,
-  );
-  counterOf(registry, 'page_renders_total', 'Pages rendered', () => pages.renders);
-  counterOf(
-    registry,
-    'page_renders_coalesced_total',
-    'Page requests that waited for a render in progress',
-    () => pages.coalesced,
-  );
+  const pageCounters = [
+    ['page_cache_hits_total', 'Pages answered from the page cache', 'hits'],
+    ['page_cache_misses_total', 'Page requests that found no cached page nor a render to wait for', 'misses'],
+    ['page_renders_total', 'Pages rendered', 'renders'],
+    ['page_renders_coalesced_total', 'Page requests that waited for a render in progress', 'coalesced'],
+  ] as const;
+  for (const [name, help, count] of pageCounters) counterOf(registry, name, help, () => pages[count]);
   const renderTime = new Histogram({
     name: 'page_render_duration_seconds',
     help: 'Time to render a page document',
