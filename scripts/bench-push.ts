@@ -4,24 +4,33 @@
  * per client (RSS with every client connected and given its first event, minus the idle
  * server's, over N), and for one title change (Icecast's admin metadata update):
  * - when the server learnt of it and began writing (its debug line 'now-playing change pushed');
- * - the server's write loop: from its first write() to its last returning, wall clock and CPU;
+ * - the server's fan-out (fan-out.ts): from its first write to the end of its last turn, wall
+ *   clock, and the CPU of its own turns, user and system (the kernel's send);
  * - delivery: when the first and the last client read the title, from the first write.
+ * The floor peer, measured in the same run with the same client process: a minimal Node server
+ * (plain net sockets, no HTTP, no timers) pinned to CPU 0, holding N connections and writing an
+ * event of the same size to each in one loop. Ours ÷ floor is the figure that survives a shared
+ * machine; the floor is what any Node process pays on this kernel (on loopback the sender's
+ * write also runs the receiver's TCP, decision 022).
  * Clients are a child process pinned to CPU 1, on raw sockets doing as little as they can, so its
  * work stays out of the server's figures; its CPU time from the first to the last arrival is
  * printed too, since on this 2-core machine it bounds how soon the last client can read.
  * Goals (issue 20): at most 16 KiB per client, fan-out at most 100 ms.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect, type Socket } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
+import { createInterface } from 'node:readline';
 import { type AppProcess, onCpu, startApp } from '../test/support/app-process.ts';
-import type { FanOut } from '../src/server/stream/now-playing-events.ts';
+import type { FanOutTiming } from '../src/server/stream/fan-out.ts';
+import { eventOf, type FanOut } from '../src/server/stream/now-playing-events.ts';
 import type { Icecast } from '../test/support/icecast.ts';
 import { sleep } from '../test/support/wait.ts';
 
 const EVENTS = '/api/now-playing/events?port=8076';
+const SELF = new URL(import.meta.url).pathname;
 const now = () => performance.timeOrigin + performance.now();
 
 const rssKiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
@@ -95,22 +104,68 @@ async function runClient(spec: ClientSpec): Promise<void> {
   for (const socket of sockets) socket.destroy();
 }
 
-export interface PushResult {
-  clients: number;
-  /** Clients the server wrote the change to. */
-  written: number;
+/** What the client process reports: when the first and the last client read the title, and its CPU between. */
+interface ClientReport {
+  first: number;
+  last: number;
   got: number;
-  rssPerClientKiB: number;
-  /** From Icecast's admin update to the server's first write of the change (its status poll and Icecast's lag). */
-  learntMs: number;
-  /** The server's write loop over every client: wall clock, and CPU. */
-  writeMs: number;
-  writeCpuMs: number;
+  readCpuMs: number;
+}
+
+/** A child process's stdout as lines, and a wait for one. */
+function linesOf(child: ChildProcess): {
+  lines: string[];
+  next: (match: (line: string) => boolean) => Promise<string>;
+} {
+  const lines: string[] = [];
+  createInterface({ input: child.stdout! }).on('line', (line) => lines.push(line));
+  const next = async (match: (line: string) => boolean) => {
+    const deadline = now() + 120_000;
+    for (let seen = lines.length; now() < deadline; await sleep(50)) {
+      const found = lines.slice(seen).find(match);
+      if (found !== undefined) return found;
+    }
+    throw new Error(`bench-push: no line from process ${child.pid} in 120 s (${lines.at(-1) ?? 'nothing'})`);
+  };
+  return { lines, next };
+}
+
+/** The client process on CPU 1: resolves once every client has its first event; `report` after the title. */
+async function startClients(spec: ClientSpec): Promise<{ report: Promise<ClientReport> }> {
+  const [command, ...args] = onCpu(1, [process.execPath, SELF, '--client', JSON.stringify(spec)]);
+  const client = spawn(command!, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const { next } = linesOf(client);
+  await next((line) => line === 'ready');
+  const report = next((line) => line.startsWith('{')).then((line) => JSON.parse(line) as ClientReport);
+  return { report };
+}
+
+export interface Delivery {
+  /** The server's writes: wall clock from the first to the end of the last, CPU (user, system). */
+  timing: FanOutTiming;
   /** From the server's first write to the first and the last client reading the title. */
   firstMs: number;
   lastMs: number;
+  got: number;
   /** The client process's CPU time from the first arrival to the last. */
   clientReadCpuMs: number;
+}
+
+const deliveryOf = (timing: FanOutTiming, report: ClientReport): Delivery => ({
+  timing,
+  firstMs: report.first - timing.startedAt,
+  lastMs: report.last - timing.startedAt,
+  got: report.got,
+  clientReadCpuMs: report.readCpuMs,
+});
+
+export interface PushResult {
+  clients: number;
+  rssPerClientKiB: number;
+  /** From Icecast's admin update to the server's first write of the change (its status poll and Icecast's lag). */
+  learntMs: number;
+  ours: Delivery;
+  floor: Delivery;
 }
 
 /** The server's debug line for the first change it wrote after `after` (now-playing-events.ts). */
@@ -120,7 +175,17 @@ function fanOutLine(app: AppProcess, after: number): FanOut {
   return line as unknown as FanOut;
 }
 
-export async function benchPush(ice: Icecast, count: number): Promise<PushResult> {
+async function untilFanOut(app: AppProcess, after: number): Promise<FanOut> {
+  for (const deadline = now() + 60_000; now() < deadline; await sleep(50)) {
+    try {
+      return fanOutLine(app, after);
+    } catch {}
+  }
+  return fanOutLine(app, after);
+}
+
+/** Ours: the app as shipped on CPU 0, its RSS per client, and one title change through Icecast. */
+async function benchApp(ice: Icecast, count: number): Promise<Omit<PushResult, 'floor'>> {
   const app = await startApp(
     {
       LOG_LEVEL: 'debug',
@@ -137,47 +202,86 @@ export async function benchPush(ice: Icecast, count: number): Promise<PushResult
     await sleep(1_000);
     const idle = rssKiB(pid);
     const title = `Bench title ${Date.now()}`;
-    const spec: ClientSpec = { port: app.port, count, title };
-    const [command, ...args] = onCpu(1, [
-      process.execPath,
-      new URL(import.meta.url).pathname,
-      '--client',
-      JSON.stringify(spec),
-    ]);
-    const client = spawn(command!, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    const lines: string[] = [];
-    let buffered = '';
-    client.stdout.setEncoding('utf8');
-    client.stdout.on('data', (c: string) => {
-      buffered += c;
-      const parts = buffered.split('\n');
-      buffered = parts.pop()!;
-      lines.push(...parts);
-    });
-    const exited = new Promise<void>((r) => client.once('exit', () => r()));
-    while (!lines.includes('ready')) await sleep(50);
+    const { report } = await startClients({ port: app.port, count, title });
     await sleep(2_000); // let the server settle (a collection or two) before reading its RSS
     const rssPerClientKiB = (rssKiB(pid) - idle) / count;
     const changedAt = now();
     await ice.setTitle(title);
-    await exited;
-    const report = JSON.parse(lines.at(-1)!) as { first: number; last: number; got: number; readCpuMs: number };
-    const fanOut = fanOutLine(app, changedAt);
-    return {
-      clients: count,
-      written: fanOut.clients,
-      got: report.got,
-      rssPerClientKiB,
-      learntMs: fanOut.startedAt - changedAt,
-      writeMs: fanOut.writeMs,
-      writeCpuMs: fanOut.writeCpuMs,
-      firstMs: report.first - fanOut.startedAt,
-      lastMs: report.last - fanOut.startedAt,
-      clientReadCpuMs: report.readCpuMs,
-    };
+    const got = await report;
+    const fanOut = await untilFanOut(app, changedAt);
+    return { clients: count, rssPerClientKiB, learntMs: fanOut.startedAt - changedAt, ours: deliveryOf(fanOut, got) };
   } finally {
     await app.stop();
   }
 }
 
+/** The floor peer: a minimal server (--floor) on CPU 0 and the same client process. */
+async function benchFloor(count: number): Promise<Delivery> {
+  const [command, ...args] = onCpu(0, [process.execPath, SELF, '--floor']);
+  const floor = spawn(command!, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+  try {
+    const { next } = linesOf(floor);
+    const port = Number((await next((line) => line.startsWith('port '))).slice(5));
+    const title = `Bench title ${Date.now()}`;
+    const { report } = await startClients({ port, count, title });
+    await sleep(2_000); // as for ours
+    floor.stdin!.write(`${title}\n`);
+    const timing = JSON.parse(await next((line) => line.startsWith('{'))) as FanOutTiming;
+    return deliveryOf(timing, await report);
+  } finally {
+    floor.kill();
+  }
+}
+
+export async function benchPush(ice: Icecast, count: number): Promise<PushResult> {
+  const floor = await benchFloor(count);
+  return { ...(await benchApp(ice, count)), floor };
+}
+
+/**
+ * The floor server: answers each request with a head and a first event, then, for each title
+ * read on stdin, writes one event of our size to every socket in one loop and prints the timing.
+ */
+function runFloor(): void {
+  const sockets: Socket[] = [];
+  const head = 'HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\nretry: 3000\n\n';
+  const server = createServer({ noDelay: true }, (socket) => {
+    socket.on('error', () => {});
+    socket.once('data', () => {
+      socket.write(`${head}data: {}\n\n`);
+      sockets.push(socket);
+    });
+  });
+  server.listen(0, '127.0.0.1', () => {
+    const address = server.address();
+    process.stdout.write(`port ${typeof address === 'object' && address ? address.port : 0}\n`);
+  });
+  createInterface({ input: process.stdin }).on('line', (title) => {
+    const bytes = eventOf({ live: true, title, listeners: 0 });
+    const startedAt = now();
+    const [thread, all] = [process.threadCpuUsage(), process.cpuUsage()];
+    for (const socket of sockets) socket.write(bytes);
+    // As fan-out.ts counts it: the writes' callbacks on the next tick included.
+    process.nextTick(() => {
+      const used = process.threadCpuUsage(thread);
+      const { user, system } = process.cpuUsage(all);
+      const [userMs, systemMs] = [used.user / 1000, used.system / 1000];
+      const writeMs = now() - startedAt;
+      const timing: FanOutTiming = {
+        clients: sockets.length,
+        startedAt,
+        writeMs,
+        userMs,
+        systemMs,
+        writeCpuMs: userMs + systemMs,
+        processCpuMs: (user + system) / 1000,
+        turns: 1,
+      };
+      process.stdout.write(`${JSON.stringify(timing)}\n`);
+    });
+  });
+  process.stdin.on('end', () => process.exit(0));
+}
+
 if (import.meta.main && process.argv[2] === '--client') await runClient(JSON.parse(process.argv[3]!) as ClientSpec);
+if (import.meta.main && process.argv[2] === '--floor') runFloor();

@@ -31,7 +31,7 @@ import { parseArgs } from 'node:util';
 import { shippedServerArgs, startApp, type AppProcess } from '../test/support/app-process.ts';
 import { makeTestMp3, startEzstream, startIcecast, type Icecast } from '../test/support/icecast.ts';
 import { startNginxSite } from '../test/support/nginx.ts';
-import { benchPush } from './bench-push.ts';
+import { benchPush, type Delivery, type PushResult } from './bench-push.ts';
 import { benchTitleLatency, type TitleLatency } from './bench-title-latency.ts';
 import { median } from '../test/support/stats.ts';
 import { sleep } from '../test/support/wait.ts';
@@ -356,16 +356,29 @@ async function runRadioParts(ice: Icecast, bytesPerSecond: number): Promise<void
   if (titleReps > 0) printTitleLatency(await benchTitleLatency(ice, titleReps), bytesPerSecond);
   const pushCount = Number(args.push);
   if (pushCount > 0) {
-    const p = await benchPush(ice, pushCount);
-    const f = (ms: number) => ms.toFixed(0);
-    console.log(
-      `  push: ${p.got}/${p.clients} clients got the change; RSS ${p.rssPerClientKiB.toFixed(1)} KiB/client (goal 16); ` +
-        `server began writing ${f(p.learntMs)} ms after Icecast's admin update\n` +
-        `  push fan-out (goal 100 ms): server write loop to ${p.written} clients ${f(p.writeMs)} ms (${f(p.writeCpuMs)} ms CPU, server on CPU 0); ` +
-        `read by the first client after ${f(p.firstMs)} ms, the last after ${f(p.lastMs)} ms ` +
-        `(client process on CPU 1 spent ${f(p.clientReadCpuMs)} ms CPU reading them)`,
-    );
+    printPush(await benchPush(ice, pushCount));
   }
+}
+
+function printPush(p: PushResult): void {
+  const f = (ms: number) => ms.toFixed(0);
+  const line = (name: string, d: Delivery) =>
+    `    ${name}: ${d.timing.clients} clients in ${d.timing.turns} turn(s), ${f(d.timing.writeMs)} ms wall, ` +
+    `${f(d.timing.writeCpuMs)} ms CPU (main thread: user ${f(d.timing.userMs)}, system ${f(d.timing.systemMs)}; ` +
+    `process ${f(d.timing.processCpuMs)}; ` +
+    `${((d.timing.writeCpuMs * 1000) / Math.max(1, d.timing.clients)).toFixed(1)} µs per client); ` +
+    `${d.got} clients read it, the first after ${f(d.firstMs)} ms, the last after ${f(d.lastMs)} ms ` +
+    `(client process spent ${f(d.clientReadCpuMs)} ms CPU reading)`;
+  const { ours, floor } = p;
+  console.log(
+    `  push: ${ours.got}/${p.clients} clients got the change; RSS ${p.rssPerClientKiB.toFixed(1)} KiB/client (goal 16); ` +
+      `server began writing ${f(p.learntMs)} ms after Icecast's admin update\n` +
+      `  push fan-out of one change (goal 100 ms; servers on CPU 0, clients on CPU 1; times from the first write):\n` +
+      `${line('ours  (the app as shipped)', ours)}\n` +
+      `${line('floor (plain sockets, one loop)', floor)}\n` +
+      `    ours ÷ floor: CPU ${(ours.timing.writeCpuMs / floor.timing.writeCpuMs).toFixed(2)}×, ` +
+      `to the last client ${(ours.lastMs / floor.lastMs).toFixed(2)}×`,
+  );
 }
 
 function printTitleLatency(t: TitleLatency, bytesPerSecond: number): void {

@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import type { Logger } from 'pino';
 import type { NowPlaying } from '../../src/server/stream/icecast-status.ts';
-import { createNowPlayingEvents } from '../../src/server/stream/now-playing-events.ts';
+import { createNowPlayingEvents, type FanOut } from '../../src/server/stream/now-playing-events.ts';
 import type { NowPlayingReader } from '../../src/server/stream/now-playing-reader.ts';
 import { captureLogger } from '../support/test-app.ts';
 import { until } from '../support/wait.ts';
@@ -166,6 +166,55 @@ describe('heartbeats', () => {
       for (const client of clients) expect(titles(client)).toEqual(['Quiet Hours']);
     } finally {
       push.closeAll();
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
+
+describe('a change to many clients', () => {
+  it('is written a slice per turn to every client, and a newer one replaces what is left of it', async () => {
+    const states: NowPlaying[] = [{ live: true, title: 'First', listeners: 1 }];
+    let push: ((state: NowPlaying) => void) | undefined;
+    const reader: NowPlayingReader = {
+      current: () => states.at(-1)!,
+      follow: (_port, onChange) => {
+        push = onChange;
+        return () => {};
+      },
+    };
+    const caps = { allowedPorts: [8076], maxEventClients: 10, maxListenersPerClient: 10, retryAfterSeconds: 1 };
+    const fanOuts: FanOut[] = [];
+    const events = createNowPlayingEvents(caps, reader, { clientsPerTurn: 2, onFanOut: (f) => fanOuts.push(f) });
+    const server = createServer((req, res) => events.handle(req, res, '127.0.0.1')).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${EVENTS}`;
+    const change = (title: string) => {
+      states.push({ live: true, title, listeners: 1 });
+      push!(states.at(-1)!);
+    };
+    try {
+      const clients: OpenStream[] = [];
+      for (let i = 0; i < 5; i++) clients.push(await follow(url));
+      for (const client of clients) await until('the first state', () => titles(client).length === 1);
+      change('Second');
+      await until('the change written', () => fanOuts.length === 1);
+      expect(fanOuts[0]).toMatchObject({ port: 8076, clients: 5, turns: 3 });
+      for (const client of clients) await until('the change read', () => titles(client).length === 2);
+      // The first slice of Third is written at once, and the rest of it replaces Third's.
+      change('Third');
+      change('Fourth');
+      for (const client of clients) await until('Fourth read', () => titles(client).at(-1) === 'Fourth');
+      expect(clients.map(titles)).toEqual([
+        ['First', 'Second', 'Third', 'Fourth'],
+        ['First', 'Second', 'Third', 'Fourth'],
+        ['First', 'Second', 'Fourth'],
+        ['First', 'Second', 'Fourth'],
+        ['First', 'Second', 'Fourth'],
+      ]);
+      expect(fanOuts.map((f) => f.clients)).toEqual([5, 5]);
+    } finally {
+      events.closeAll();
       server.closeAllConnections();
       server.close();
     }

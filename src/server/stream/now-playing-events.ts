@@ -7,13 +7,14 @@
  * each event written at once; every client is ended on shutdown.
  *
  * The fan-out is the cost that grows with the audience (10,000 clients per process, issue 20):
- * each state is serialised once into one Buffer, written as is to every client's socket, and one
- * shared timer sends every heartbeat.
+ * each state is serialised once into one Buffer, written as is to every client's socket a slice
+ * at a time (fan-out.ts), and one shared timer sends every heartbeat.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { answerText, TEXT } from './answers.ts';
 import type { StreamConfig } from './config.ts';
 import type { NowPlaying } from './icecast-status.ts';
+import { CLIENTS_PER_TURN, type FanOutTiming, fanOut } from './fan-out.ts';
 import { createListenerSlots } from './listener-slots.ts';
 import type { NowPlayingReader } from './now-playing-reader.ts';
 import { requestedPort } from './port-param.ts';
@@ -26,19 +27,16 @@ const HEARTBEAT = Buffer.from(':\n\n');
 
 interface PortClients {
   clients: Set<ServerResponse>;
+  /** Cancels the change being written, if any (fan-out.ts). */
+  cancelFanOut: () => void;
   unfollow: () => void;
   /** The latest state pushed and its event. */
   last: { state: NowPlaying; event: Buffer } | null;
 }
 
-/** One change written to a port's clients: when it started, how long the writes took (wall clock and CPU). */
-export interface FanOut {
+/** One change written to a port's clients (fan-out.ts): when it started, how long it took, its CPU. */
+export interface FanOut extends FanOutTiming {
   port: number;
-  clients: number;
-  /** performance.timeOrigin + performance.now() when the first write began (comparable across processes). */
-  startedAt: number;
-  writeMs: number;
-  writeCpuMs: number;
 }
 
 export interface NowPlayingEvents {
@@ -51,25 +49,6 @@ export interface NowPlayingEvents {
 /** One SSE event: the state as JSON on one data line (JSON escapes every line break). */
 export const eventOf = (nowPlaying: NowPlaying): Buffer => Buffer.from(`data: ${JSON.stringify(nowPlaying)}\n\n`);
 
-/**
- * Writes the same bytes to every client, straight to its socket: the response is close-delimited
- * with its head already sent, so the body is the socket's bytes. Through `res.write` each response
- * corks its socket and uncorks it on a later tick, which cost 2.5× the CPU at 10,000 clients
- * (docs/decisions/022); corking the sockets ourselves gains nothing for a single write.
- */
-function writeToAll(clients: Iterable<ServerResponse>, bytes: Buffer): void {
-  for (const res of clients) res.socket?.write(bytes);
-}
-
-function timedWrite(port: number, clients: Set<ServerResponse>, bytes: Buffer): FanOut {
-  const startedAt = performance.timeOrigin + performance.now();
-  const cpu = process.cpuUsage();
-  writeToAll(clients, bytes);
-  const used = process.cpuUsage(cpu);
-  const writeMs = performance.timeOrigin + performance.now() - startedAt;
-  return { port, clients: clients.size, startedAt, writeMs, writeCpuMs: (used.user + used.system) / 1000 };
-}
-
 function startEvents(res: ServerResponse): void {
   res.statusCode = 200;
   res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
@@ -80,6 +59,9 @@ function startEvents(res: ServerResponse): void {
   res.setHeader('Connection', 'close');
   res.removeHeader('Transfer-Encoding');
   res.flushHeaders();
+  // The server's idle timeout never fires here (every heartbeat's write refreshes it) but each
+  // write paid for refreshing its timer; a reader that vanished is ended by the kernel's retries.
+  res.socket?.setTimeout(0);
   res.write(`retry: ${RETRY_MS}\n\n`);
 }
 
@@ -91,23 +73,34 @@ export function createNowPlayingEvents(
     onFanOut?: (fanOut: FanOut) => void;
     /** HEARTBEAT_MS unless a test wants to see heartbeats sooner. */
     heartbeatMs?: number;
+    /** fan-out.ts's CLIENTS_PER_TURN unless a test wants several turns with a few clients. */
+    clientsPerTurn?: number;
   } = {},
 ): NowPlayingEvents {
-  const { onFanOut = () => {}, heartbeatMs = HEARTBEAT_MS } = options;
+  const { onFanOut = () => {}, heartbeatMs = HEARTBEAT_MS, clientsPerTurn = CLIENTS_PER_TURN } = options;
   const slots = createListenerSlots(config.maxEventClients, config.maxListenersPerClient);
   /** The clients of each port; a port with clients follows the reader once, and each event is built once. */
   const ports = new Map<number, PortClients>();
   let closing = false;
+  let cancelHeartbeats: Array<() => void> = [];
   const heartbeat = setInterval(() => {
-    for (const { clients } of ports.values()) writeToAll(clients, HEARTBEAT);
+    for (const cancel of cancelHeartbeats) cancel();
+    cancelHeartbeats = [...ports.values()].map(({ clients }) => fanOut(clients, HEARTBEAT, undefined, clientsPerTurn));
   }, heartbeatMs);
   heartbeat.unref();
 
   const follow = (port: number) => {
-    const entry: PortClients = { clients: new Set(), unfollow: () => {}, last: null };
+    const entry: PortClients = { clients: new Set(), cancelFanOut: () => {}, unfollow: () => {}, last: null };
     entry.unfollow = reader.follow(port, (nowPlaying) => {
       entry.last = { state: nowPlaying, event: eventOf(nowPlaying) };
-      onFanOut(timedWrite(port, entry.clients, entry.last.event));
+      // A client the older state has not reached yet gets this one only.
+      entry.cancelFanOut();
+      entry.cancelFanOut = fanOut(
+        entry.clients,
+        entry.last.event,
+        (timing) => onFanOut({ port, ...timing }),
+        clientsPerTurn,
+      );
     });
     ports.set(port, entry);
     return entry;
@@ -128,6 +121,7 @@ export function createNowPlayingEvents(
       entry.clients.delete(res);
       if (entry.clients.size > 0 || ports.get(port) !== entry) return;
       ports.delete(port);
+      entry.cancelFanOut();
       entry.unfollow();
     });
   };
@@ -148,7 +142,11 @@ export function createNowPlayingEvents(
     closeAll() {
       closing = true;
       clearInterval(heartbeat);
-      for (const { clients } of ports.values()) for (const res of clients) res.end();
+      for (const cancel of cancelHeartbeats) cancel();
+      for (const entry of ports.values()) {
+        entry.cancelFanOut();
+        for (const res of entry.clients) res.end();
+      }
     },
     get clients() {
       return slots.active;
