@@ -7,6 +7,7 @@
 import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Config } from './config.ts';
 import type { Logger } from 'pino';
+import { cutStalledSenders } from './send-timeout.ts';
 
 export interface RunningServer {
   server: Server;
@@ -24,6 +25,11 @@ export function startServer(handle: RequestListener, config: Config, logger: Log
       // Node enforces the two timeouts above on this sweep (30 s by default), so a client sending
       // its headers byte by byte outlived a 10 s headers timeout by up to 30 s.
       connectionsCheckingInterval: Math.min(1_000, Math.floor(config.timeouts.headersMs / 4)),
+      // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 §6.3): its
+      // stream starts ended, without the 'end' and 'close' events nothing here listens for
+      // (answers are followed by their response's 'close'), and without Node's work per request
+      // to end an empty stream (decision 016).
+      optimizeEmptyRequests: true,
     },
     (req, res) => {
       if (stopping) res.setHeader('Connection', 'close');
@@ -34,9 +40,10 @@ export function startServer(handle: RequestListener, config: Config, logger: Log
     },
   );
   // A client that stops reading (a page it never takes, pipelined requests piling up) holds its
-  // connection until this passes with no byte moving, then it is closed (Node destroys a socket
-  // whose timeout nobody handles). Between requests the keep-alive timeout applies instead.
-  server.setTimeout(config.timeouts.sendMs);
+  // connection until SEND_TIMEOUT_MS passes with no byte taken, then it is closed. Between
+  // requests the keep-alive timeout applies instead.
+  const stopCutting = cutStalledSenders(server, config.timeouts.sendMs);
+  server.once('close', stopCutting);
   // While stopping, answers say "Connection: close" and a keep-alive connection is closed as soon
   // as its last answer is done, so clients (and nginx) reconnect to another process.
   let stopping: Promise<void> | null = null;
