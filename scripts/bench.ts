@@ -189,9 +189,9 @@ async function cachedHomePage(app: AppProcess) {
   );
   if (cached.status !== 200 || !cached.etag) throw new Error(`home page not cached (status ${cached.status})`);
   const html = (await fetchBytes(`${app.url}/`, 'identity')).body;
-  const gz = (await fetchBytes(`${app.url}/`, 'gzip')).body;
+  const gzip = await fetchBytes(`${app.url}/`, 'gzip');
   const br = await fetchBytes(`${app.url}/`, 'br');
-  return { html, gz, br };
+  return { html, gz: gzip.body, gzipHeaders: gzip.headers, br };
 }
 
 type HomePage = Awaited<ReturnType<typeof cachedHomePage>>;
@@ -208,15 +208,42 @@ function startBareNode(bench: Bench, br: HomePage['br']): Promise<AppProcess> {
   ]);
 }
 
+/** Headers nginx writes itself for a static file (Content-Type with `charset`, Vary with `gzip_vary`). */
+const WRITTEN_BY_NGINX = /^(content-type|content-length|content-encoding|vary|strict-transport-security)$/i;
+
+/**
+ * What the static location adds so that it answers with the very header lines a cache hit sends:
+ * the app's (security headers, Cache-Control, its ETag), HSTS and X-Cache-Status as the HTTPS
+ * server adds them, and not nginx's own Last-Modified and ETag. A location with add_header lines
+ * of its own drops the server's, so HSTS is repeated here.
+ */
+function sameHeadersAsCacheHit(appHeaders: Array<[string, string]>): string {
+  const quoted = (value: string) => `"${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+  const app = appHeaders.filter(([name]) => !WRITTEN_BY_NGINX.test(name));
+  if (app.some(([, value]) => value.includes('$')))
+    throw new Error('an app header has a "$": nginx would read a variable');
+  return [
+    'charset utf-8;',
+    'etag off;',
+    'add_header Last-Modified "";',
+    ...app.map(([name, value]) => `add_header ${name} ${quoted(value)};`),
+    'add_header Strict-Transport-Security "max-age=63072000; includeSubDomains" always;',
+    'add_header X-Cache-Status HIT always;',
+  ].join(' ');
+}
+
 /**
  * deploy/nginx.conf with one location added to its HTTPS server, before `location /api/`: the
- * home page's bytes from gzip_static, the peer of the cached home page behind the same TLS,
- * limit_conn and headers. Nothing else in the shipped file changes.
+ * home page's bytes from gzip_static with the header lines of a cache hit (the app's, as nginx
+ * passes them on), the peer of the cached home page behind the same TLS, limit_conn and headers:
+ * like for like, a static location that served this page to visitors would have to send them
+ * too (printSetup checks both answers carry the same lines). Nothing else in the shipped file changes.
  */
-const withTlsStatic = (dir: string) => (source: string) => {
+const withTlsStatic = (dir: string, appHeaders: Array<[string, string]>) => (source: string) => {
   const api = /^(\s*)location \/api\/ \{/m;
   if (!api.test(source)) throw new Error('deploy/nginx.conf: expected "location /api/ {" in the HTTPS server');
-  return source.replace(api, `$1location /static/ { root ${dir}/www; gzip_static on; gzip_vary on; }\n$&`);
+  const location = `location /static/ { root ${dir}/www; gzip_static on; gzip_vary on; ${sameHeadersAsCacheHit(appHeaders)} }`;
+  return source.replace(api, `$1${location}\n$&`);
 };
 
 /** nginx gets the very same bytes: the HTML, and the app's gzip copy for gzip_static. */
@@ -230,7 +257,7 @@ async function startNginxPeers(bench: Bench, home: HomePage, appPort: number): P
   const nginx = await startNginx({
     upstreams: [appPort],
     accessLog: false,
-    edit: withTlsStatic(dir),
+    edit: withTlsStatic(dir, home.gzipHeaders),
     ...(SERVER_CPU !== undefined && { cpu: SERVER_CPU }),
     serverExtra: `
     location /static/ { root ${dir}/www; gzip_static on; gzip_vary on; access_log off; }
@@ -287,6 +314,13 @@ async function startTargets(bench: Bench): Promise<{ servers: Servers; home: Hom
   return { servers: { app, quiet, uncached }, home, targets };
 }
 
+/** Two targets compared in a goal must send the same header lines (but Date), or the ratio is not like for like. */
+function requireSameHeaders(lines: Map<string, string[]>, a: string, b: string): void {
+  const [of, to] = [lines.get(a)!, lines.get(b)!];
+  const differ = [...of.filter((l) => !to.includes(l)), ...to.filter((l) => !of.includes(l))];
+  if (differ.length > 0) throw new Error(`${a} and ${b} send different header lines:\n${differ.join('\n')}`);
+}
+
 /** The page's sizes, what each target sends, the load and the run's settings. */
 async function printSetup(home: HomePage, targets: Target[]): Promise<void> {
   const { html, gz, br } = home;
@@ -297,11 +331,14 @@ async function printSetup(home: HomePage, targets: Target[]): Promise<void> {
     `  (for reference: gzip level ${GZIP_LEVEL} ${gzipSync(html, { level: GZIP_LEVEL }).length} B, brotli q4 ${brotliCompressSync(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } }).length} B)`,
   );
   const sample: Array<Array<string | number>> = [];
+  const headerLines = new Map<string, string[]>();
   for (const t of targets) {
     const r = await fetchBytes(t.url, t.accept ?? ACCEPT, t.ca);
     if (r.status !== 200) throw new Error(`${t.name} answered ${r.status}`);
     sample.push([t.name, t.accept ?? ACCEPT, r.encoding ?? 'identity', r.body.length, r.cacheStatus ?? '']);
+    headerLines.set(t.name, r.headers.map(([name, value]) => `${name.toLowerCase()}: ${value}`).sort());
   }
+  requireSameHeaders(headerLines, 'nginx cache', 'nginx tls static');
   console.log(
     `\nwhat each target sends:\n${table(['target', 'Accept-Encoding', 'encoding', 'bytes', 'X-Cache-Status'], sample)}`,
   );
