@@ -2,7 +2,8 @@
  * The now-playing push under `npm run bench:stream`: N Server-Sent Events clients (default 10,000)
  * on one app process (as shipped, pinned to CPU 0), following a real Icecast. Printed: RSS growth
  * per client (RSS with every client connected and given its first event, minus the idle
- * server's, over N), and for one title change (Icecast's admin metadata update):
+ * server's, over N), and for each of a few title changes (Icecast's admin metadata update; the
+ * next once every client read the last):
  * - when the server learnt of it and began writing (its debug line 'now-playing change pushed');
  * - the server's fan-out (fan-out.ts): from its first write to the end of its last turn, wall
  *   clock, and the CPU of its own turns, user and system (the kernel's send);
@@ -38,36 +39,11 @@ const rssKiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc
 interface ClientSpec {
   port: number;
   count: number;
-  title: string;
+  /** The titles to be changed to, in order: one is changed only once every client read the one before. */
+  titles: string[];
 }
 
-/** One push client: resolves its socket once the first event came; records when `marker` arrived. */
-function follow(port: number, marker: Buffer, arrivals: Arrivals): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    let ready = false;
-    let done = false;
-    let tail: Buffer = Buffer.alloc(0);
-    const socket = connect({ host: '127.0.0.1', port }, () =>
-      socket.write(`GET ${EVENTS} HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n\r\n`),
-    );
-    socket.on('data', (chunk: Buffer) => {
-      if (done) return;
-      if (!ready && chunk.includes('data: ')) {
-        ready = true;
-        resolve(socket);
-      }
-      // The marker may straddle two reads: look at the end of the last one too.
-      const seen = tail.length > 0 ? Buffer.concat([tail, chunk]) : chunk;
-      if (seen.includes(marker)) {
-        done = true;
-        arrivals.arrived();
-      } else tail = seen.subarray(Math.max(0, seen.length - marker.length));
-    });
-    socket.on('error', reject);
-  });
-}
-
-/** When the title reached each client, and the process's CPU time from the first arrival to the last. */
+/** When a title reached each client, and the client process's CPU time from the first arrival to the last. */
 class Arrivals {
   readonly times: number[] = [];
   readCpuMs = 0;
@@ -86,26 +62,59 @@ class Arrivals {
   }
 }
 
-/** The client process: connects `count` clients, says "ready", then reports when the title reached each. */
+/** One push client: resolves its socket once the first event came; records when each title arrived. */
+function follow(port: number, markers: Buffer[], arrivals: Arrivals[]): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    let ready = false;
+    let next = 0;
+    let tail: Buffer = Buffer.alloc(0);
+    const socket = connect({ host: '127.0.0.1', port }, () =>
+      socket.write(`GET ${EVENTS} HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n\r\n`),
+    );
+    socket.on('data', (chunk: Buffer) => {
+      if (!ready && chunk.includes('data: ')) {
+        ready = true;
+        resolve(socket);
+      }
+      if (next === markers.length) return;
+      // A marker may straddle two reads: look at the end of the last one too.
+      const seen = tail.length > 0 ? Buffer.concat([tail, chunk]) : chunk;
+      while (next < markers.length && seen.includes(markers[next]!)) arrivals[next++]!.arrived();
+      tail = seen.subarray(Math.max(0, seen.length - 64));
+    });
+    socket.on('error', reject);
+  });
+}
+
+/** The client process: connects `count` clients, says "ready", then reports each title once every client read it. */
 async function runClient(spec: ClientSpec): Promise<void> {
-  const arrivals = new Arrivals(spec.count);
+  const arrivals = spec.titles.map(() => new Arrivals(spec.count));
+  const markers = spec.titles.map((title) => Buffer.from(title));
   const sockets: Socket[] = [];
-  const marker = Buffer.from(spec.title);
   for (let i = 0; i < spec.count; i += 500) {
-    const batch = Array.from({ length: Math.min(500, spec.count - i) }, () => follow(spec.port, marker, arrivals));
+    const batch = Array.from({ length: Math.min(500, spec.count - i) }, () => follow(spec.port, markers, arrivals));
     sockets.push(...(await Promise.all(batch)));
   }
   process.stdout.write('ready\n');
-  const deadline = now() + 30_000;
-  while (arrivals.times.length < spec.count && now() < deadline) await sleep(20);
-  const { times, readCpuMs } = arrivals;
-  const report = { first: Math.min(...times), last: Math.max(...times), got: times.length, readCpuMs };
-  process.stdout.write(`${JSON.stringify(report)}\n`);
+  for (const [k, arrival] of arrivals.entries()) {
+    const deadline = now() + 30_000;
+    while (arrival.times.length < spec.count && now() < deadline) await sleep(20);
+    const { times, readCpuMs } = arrival;
+    const report: ClientReport = {
+      k,
+      first: Math.min(...times),
+      last: Math.max(...times),
+      got: times.length,
+      readCpuMs,
+    };
+    process.stdout.write(`${JSON.stringify(report)}\n`);
+  }
   for (const socket of sockets) socket.destroy();
 }
 
-/** What the client process reports: when the first and the last client read the title, and its CPU between. */
+/** What the client process reports per title: when the first and the last client read it, and its CPU between. */
 interface ClientReport {
+  k: number;
   first: number;
   last: number;
   got: number;
@@ -130,15 +139,22 @@ function linesOf(child: ChildProcess): {
   return { lines, next };
 }
 
-/** The client process on CPU 1: resolves once every client has its first event; `report` after the title. */
-async function startClients(spec: ClientSpec): Promise<{ report: Promise<ClientReport> }> {
+/** The client process on CPU 1: resolves once every client has its first event. */
+async function startClients(spec: ClientSpec): Promise<{ nextReport: () => Promise<ClientReport> }> {
   const [command, ...args] = onCpu(1, [process.execPath, SELF, '--client', JSON.stringify(spec)]);
   const client = spawn(command!, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const { next } = linesOf(client);
   await next((line) => line === 'ready');
-  const report = next((line) => line.startsWith('{')).then((line) => JSON.parse(line) as ClientReport);
-  return { report };
+  // Asked for before the change it reports on: only lines from then on count.
+  const nextReport = () => next((line) => line.startsWith('{')).then((line) => JSON.parse(line) as ClientReport);
+  return { nextReport };
 }
+
+/** Distinct titles, none a part of another (a client looks for each in its bytes). */
+const titlesFor = (changes: number) => {
+  const base = `Bench title ${Date.now()}`;
+  return Array.from({ length: changes }, (_, k) => `${base} change ${k + 1}.`);
+};
 
 export interface Delivery {
   /** The server's writes: wall clock from the first to the end of the last, CPU (user, system). */
@@ -162,10 +178,11 @@ const deliveryOf = (timing: FanOutTiming, report: ClientReport): Delivery => ({
 export interface PushResult {
   clients: number;
   rssPerClientKiB: number;
-  /** From Icecast's admin update to the server's first write of the change (its status poll and Icecast's lag). */
-  learntMs: number;
-  ours: Delivery;
-  floor: Delivery;
+  /** Per change: from Icecast's admin update to the server's first write (its status poll and Icecast's lag). */
+  learntMs: number[];
+  /** Per change, ours and the floor peer's. */
+  ours: Delivery[];
+  floor: Delivery[];
 }
 
 /** The server's debug line for the first change it wrote after `after` (now-playing-events.ts). */
@@ -184,8 +201,8 @@ async function untilFanOut(app: AppProcess, after: number): Promise<FanOut> {
   return fanOutLine(app, after);
 }
 
-/** Ours: the app as shipped on CPU 0, its RSS per client, and one title change through Icecast. */
-async function benchApp(ice: Icecast, count: number): Promise<Omit<PushResult, 'floor'>> {
+/** Ours: the app as shipped on CPU 0, its RSS per client, and title changes through Icecast. */
+async function benchApp(ice: Icecast, count: number, changes: number): Promise<Omit<PushResult, 'floor'>> {
   const app = await startApp(
     {
       LOG_LEVEL: 'debug',
@@ -201,41 +218,54 @@ async function benchApp(ice: Icecast, count: number): Promise<Omit<PushResult, '
     const pid = app.child.pid!;
     await sleep(1_000);
     const idle = rssKiB(pid);
-    const title = `Bench title ${Date.now()}`;
-    const { report } = await startClients({ port: app.port, count, title });
+    const titles = titlesFor(changes);
+    const { nextReport } = await startClients({ port: app.port, count, titles });
     await sleep(2_000); // let the server settle (a collection or two) before reading its RSS
     const rssPerClientKiB = (rssKiB(pid) - idle) / count;
-    const changedAt = now();
-    await ice.setTitle(title);
-    const got = await report;
-    const fanOut = await untilFanOut(app, changedAt);
-    return { clients: count, rssPerClientKiB, learntMs: fanOut.startedAt - changedAt, ours: deliveryOf(fanOut, got) };
+    const result: Omit<PushResult, 'floor'> = { clients: count, rssPerClientKiB, learntMs: [], ours: [] };
+    for (const title of titles) {
+      const changedAt = now();
+      const reported = nextReport();
+      await ice.setTitle(title);
+      const got = await reported;
+      const fanOut = await untilFanOut(app, changedAt);
+      result.learntMs.push(fanOut.startedAt - changedAt);
+      result.ours.push(deliveryOf(fanOut, got));
+    }
+    return result;
   } finally {
     await app.stop();
   }
 }
 
 /** The floor peer: a minimal server (--floor) on CPU 0 and the same client process. */
-async function benchFloor(count: number): Promise<Delivery> {
+async function benchFloor(count: number, changes: number): Promise<Delivery[]> {
   const [command, ...args] = onCpu(0, [process.execPath, SELF, '--floor']);
   const floor = spawn(command!, args, { stdio: ['pipe', 'pipe', 'inherit'] });
   try {
     const { next } = linesOf(floor);
     const port = Number((await next((line) => line.startsWith('port '))).slice(5));
-    const title = `Bench title ${Date.now()}`;
-    const { report } = await startClients({ port, count, title });
+    const titles = titlesFor(changes);
+    const { nextReport } = await startClients({ port, count, titles });
     await sleep(2_000); // as for ours
-    floor.stdin!.write(`${title}\n`);
-    const timing = JSON.parse(await next((line) => line.startsWith('{'))) as FanOutTiming;
-    return deliveryOf(timing, await report);
+    const deliveries: Delivery[] = [];
+    for (const title of titles) {
+      const [reported, timed] = [nextReport(), next((line) => line.startsWith('{'))];
+      floor.stdin!.write(`${title}\n`);
+      const timing = JSON.parse(await timed) as FanOutTiming;
+      deliveries.push(deliveryOf(timing, await reported));
+      await sleep(500); // as the app's status poll spaces ours
+    }
+    return deliveries;
   } finally {
     floor.kill();
   }
 }
 
-export async function benchPush(ice: Icecast, count: number): Promise<PushResult> {
-  const floor = await benchFloor(count);
-  return { ...(await benchApp(ice, count)), floor };
+/** `changes` title changes to `count` clients: the floor peer's, then ours (each process fresh). */
+export async function benchPush(ice: Icecast, count: number, changes: number): Promise<PushResult> {
+  const floor = await benchFloor(count, changes);
+  return { ...(await benchApp(ice, count, changes)), floor };
 }
 
 /**

@@ -17,7 +17,8 @@
  * proxy_buffering off and one worker (like the one Node process).
  *
  * Also (before the listeners): title-change latency through Icecast's status page and through ICY
- * metadata (bench-title-latency.ts, --title-reps 8), and the now-playing push (bench-push.ts, --push 10000).
+ * metadata (bench-title-latency.ts, --title-reps 8), and the now-playing push (bench-push.ts, --push 10000
+ * clients, --push-changes 3, each against a floor peer measured in the same run).
  *
  * Options: --counts 200,500,1000 (0: none, the push part only)  --seconds 20  --ramp 2  --kbps 128  --variant '<node flags>|none' (default: no proxy* run)
  * Needs: icecast2, ezstream, lame, sox, nginx (Debian packages); a build (made if missing).
@@ -50,6 +51,8 @@ const { values: args } = parseArgs({
     client: { type: 'string' },
     /** Now-playing push clients on one process (bench-push.ts); 0 skips that part. */
     push: { type: 'string', default: '10000' },
+    /** Title changes pushed to them, ours and the floor peer's (medians printed). */
+    'push-changes': { type: 'string', default: '3' },
     /** Title changes timed through Icecast's status page and ICY metadata (bench-title-latency.ts); 0 skips. */
     'title-reps': { type: 'string', default: '8' },
   },
@@ -356,28 +359,38 @@ async function runRadioParts(ice: Icecast, bytesPerSecond: number): Promise<void
   if (titleReps > 0) printTitleLatency(await benchTitleLatency(ice, titleReps), bytesPerSecond);
   const pushCount = Number(args.push);
   if (pushCount > 0) {
-    printPush(await benchPush(ice, pushCount));
+    printPush(await benchPush(ice, pushCount, Number(args['push-changes'])));
   }
 }
 
-function printPush(p: PushResult): void {
+/** The median of each figure over the changes, and each change's CPU and last client. */
+function describeDeliveries(name: string, ds: Delivery[]): string {
   const f = (ms: number) => ms.toFixed(0);
-  const line = (name: string, d: Delivery) =>
-    `    ${name}: ${d.timing.clients} clients in ${d.timing.turns} turn(s), ${f(d.timing.writeMs)} ms wall, ` +
-    `${f(d.timing.writeCpuMs)} ms CPU (main thread: user ${f(d.timing.userMs)}, system ${f(d.timing.systemMs)}; ` +
-    `process ${f(d.timing.processCpuMs)}; ` +
-    `${((d.timing.writeCpuMs * 1000) / Math.max(1, d.timing.clients)).toFixed(1)} µs per client); ` +
-    `${d.got} clients read it, the first after ${f(d.firstMs)} ms, the last after ${f(d.lastMs)} ms ` +
-    `(client process spent ${f(d.clientReadCpuMs)} ms CPU reading)`;
+  const m = (pick: (d: Delivery) => number) => median(ds.map(pick));
+  const clients = ds[0]?.timing.clients ?? 0;
+  const cpu = m((d) => d.timing.writeCpuMs);
+  return (
+    `    ${name}: ${clients} clients in ${m((d) => d.timing.turns)} turn(s); medians of ${ds.length} changes: ` +
+    `${f(m((d) => d.timing.writeMs))} ms wall, ${f(cpu)} ms CPU on the main thread ` +
+    `(user ${f(m((d) => d.timing.userMs))}, system ${f(m((d) => d.timing.systemMs))}; ${((cpu * 1000) / Math.max(1, clients)).toFixed(1)} µs per client; ` +
+    `the whole process ${f(m((d) => d.timing.processCpuMs))}); ` +
+    `read by all ${m((d) => d.got)}, the first after ${f(m((d) => d.firstMs))} ms, the last after ${f(m((d) => d.lastMs))} ms ` +
+    `(client process ${f(m((d) => d.clientReadCpuMs))} ms CPU reading)\n` +
+    `      each change, CPU / last client ms: ${ds.map((d) => `${f(d.timing.writeCpuMs)} / ${f(d.lastMs)}`).join(', ')}`
+  );
+}
+
+function printPush(p: PushResult): void {
   const { ours, floor } = p;
+  const ratio = (pick: (d: Delivery) => number) => `${(median(ours.map(pick)) / median(floor.map(pick))).toFixed(2)}×`;
   console.log(
-    `  push: ${ours.got}/${p.clients} clients got the change; RSS ${p.rssPerClientKiB.toFixed(1)} KiB/client (goal 16); ` +
-      `server began writing ${f(p.learntMs)} ms after Icecast's admin update\n` +
-      `  push fan-out of one change (goal 100 ms; servers on CPU 0, clients on CPU 1; times from the first write):\n` +
-      `${line('ours  (the app as shipped)', ours)}\n` +
-      `${line('floor (plain sockets, one loop)', floor)}\n` +
-      `    ours ÷ floor: CPU ${(ours.timing.writeCpuMs / floor.timing.writeCpuMs).toFixed(2)}×, ` +
-      `to the last client ${(ours.lastMs / floor.lastMs).toFixed(2)}×`,
+    `  push: ${p.clients} clients; RSS ${p.rssPerClientKiB.toFixed(1)} KiB/client (goal 16); ` +
+      `server began writing a change ${median(p.learntMs).toFixed(0)} ms (median) after Icecast's admin update\n` +
+      `  push fan-out (goal 100 ms; servers on CPU 0, clients on CPU 1; times from the first write):\n` +
+      `${describeDeliveries('ours  (the app as shipped)', ours)}\n` +
+      `${describeDeliveries('floor (plain sockets, one loop)', floor)}\n` +
+      `    ours ÷ floor (medians): main-thread CPU ${ratio((d) => d.timing.writeCpuMs)}, ` +
+      `wall ${ratio((d) => d.timing.writeMs)}, to the last client ${ratio((d) => d.lastMs)}`,
   );
 }
 
