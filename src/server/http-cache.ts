@@ -65,9 +65,18 @@ export function negotiateEncoding(
 }
 
 const acceptCache = new Map<string, Map<string, number>>();
+/** The last header asked about: a burst of one client or browser sends the same value (compared, not hashed). */
+let last: { header: string; parsed: Map<string, number> } | undefined;
 
 /** Accept-Encoding as coding → q (lower-case names), memoised: clients send a handful of distinct values. */
 function acceptedEncodings(header: string): Map<string, number> {
+  if (last?.header === header) return last.parsed;
+  const parsed = parseAcceptEncoding(header);
+  last = { header, parsed };
+  return parsed;
+}
+
+function parseAcceptEncoding(header: string): Map<string, number> {
   let parsed = acceptCache.get(header);
   if (parsed) return parsed;
   parsed = new Map();

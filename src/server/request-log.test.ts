@@ -53,6 +53,41 @@ describe('the request line', () => {
     expect(ours.lines).toHaveLength(4);
   });
 
+  it('says on a connection what each request says, not what the one before it said', () => {
+    const ours = capture();
+    const theirs = capture();
+    const socket = {};
+    let ip = '203.0.113.7';
+    const log = createRequestLog(ours.logger, () => ip);
+    const on = (method: string, url: string, userAgent?: string) =>
+      ({ ...request(url, userAgent), method, socket }) as unknown as IncomingMessage;
+    const steps: Array<[IncomingMessage, ServerResponse, string?]> = [
+      [on('GET', '/', 'ua'), response(200)],
+      [on('GET', '/', 'ua'), response(200)],
+      [on('GET', '/about', 'ua'), response(200)],
+      [on('GET', '/about', 'ua 2'), response(200)],
+      [on('GET', '/about'), response(200)],
+      [on('HEAD', '/about'), response(200)],
+      [on('HEAD', '/about'), response(304)],
+      [on('HEAD', '/about'), response(304), '198.51.100.1'],
+      [on('HEAD', '/about'), response(304, false), '198.51.100.1'],
+    ];
+    for (const [req, res, address] of steps) {
+      if (address) ip = address;
+      log.written(req, res, Date.now());
+      theirs.logger.info(
+        {
+          req: { method: req.method, url: req.url, userAgent: req.headers['user-agent'] },
+          clientIp: ip,
+          res: { statusCode: res.statusCode },
+          responseTime: 0,
+        },
+        res.writableEnded ? 'request completed' : 'request aborted',
+      );
+    }
+    expect(ours.lines.map(timeless)).toEqual(theirs.lines.map(timeless));
+  });
+
   it('cuts long URLs and user agents, and writes nothing below the level', () => {
     const out = capture('warn');
     const log = createRequestLog(out.logger, () => undefined);
