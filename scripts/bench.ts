@@ -14,8 +14,9 @@
  *   app metrics    the app with METRICS_PORT set (Prometheus counters on every answer): what they cost
  *   nginx cache    the home page through the shipped deploy/nginx.conf (its HTTPS server, proxy_cache
  *                  warm, in front of the app): what a visitor behind our nginx gets in a burst
- *   nginx tls static  the same bytes from nginx gzip_static in that same HTTPS server (a location the
- *                  bench adds to the shipped file, nothing else changed): the peer of nginx cache
+ *   nginx tls static  the same bytes from nginx gzip_static in that same HTTPS server, with the same
+ *                  header lines as a cache hit (a location the bench adds to the shipped file, nothing
+ *                  else changed; the run stops if the two answers' headers differ): the peer of nginx cache
  * The two nginx-over-TLS targets ask for gzip (the bytes gzip_static has) on 32 connections, not 64:
  * the shipped server allows one client 32 connections with a request under way (limit_conn; more
  * get 429), and wrk is one client. Both sides of that ratio run the same way, so it is like for like.
