@@ -59,9 +59,6 @@ function startEvents(res: ServerResponse): void {
   res.setHeader('Connection', 'close');
   res.removeHeader('Transfer-Encoding');
   res.flushHeaders();
-  // The server's idle timeout never fires here (every heartbeat's write refreshes it) but each
-  // write paid for refreshing its timer; a reader that vanished is ended by the kernel's retries.
-  res.socket?.setTimeout(0);
   res.write(`retry: ${RETRY_MS}\n\n`);
 }
 
