@@ -14,7 +14,13 @@
  *   after each node in turn, as a paint mid-parse would show it. Nothing on the first screen may sit
  *   anywhere else than where the whole document puts it: the gate once saw 0.0020 on /no-such-page
  *   from the centred "Return to Home" link, painted empty (its padding only) and then widened to the
- *   left by its text.
+ *   left by its text;
+ * - a space alone: a text node of whitespace only between two others (JSX's `{a} {b}`, which React
+ *   sends as `a<!-- --> <!-- -->b`). Where the parser stops right after it, the space ends the line
+ *   and collapses, and Chromium places it at the line's start; when the next words arrive it jumps
+ *   after the previous ones. The gate saw 0.0090 on /about from the lead's space that way (a 276 px
+ *   move of a 381×21 box), and nothing but the cut-by-cut boxes above shows it (the space has no box
+ *   while collapsed). So no painted text node may be whitespace only.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Page } from 'playwright-core';
@@ -64,13 +70,24 @@ async function shiftsOfOneLoad(route: string, rate: number): Promise<Shift[]> {
       new PerformanceObserver((list) => {
         for (const entry of list.getEntries() as unknown as Array<{
           value: number;
+          startTime: number;
           hadRecentInput: boolean;
-          sources: Array<{ node?: Node }>;
+          sources: Array<{ node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }>;
         }>) {
+          // What moved and from where to where: a text by its words and its parent, so a failure names it.
+          const rect = (r: DOMRectReadOnly) =>
+            `(${Math.round(r.x)}, ${Math.round(r.y)}, ${Math.round(r.width)}×${Math.round(r.height)})`;
+          const describe = (n: Node | undefined) =>
+            n instanceof Element
+              ? `${n.tagName.toLowerCase()}.${n.className}`
+              : n
+                ? `"${(n.textContent ?? '').trim().slice(0, 40)}" in ${n.parentElement?.tagName.toLowerCase()}.${n.parentElement?.className}`
+                : 'a removed node';
           seen.push({
             value: entry.value,
-            sources: entry.sources.map((s) =>
-              s.node instanceof Element ? `${s.node.tagName.toLowerCase()}.${s.node.className}` : String(s.node),
+            sources: entry.sources.map(
+              (s) =>
+                `${describe(s.node)} ${rect(s.previousRect)} → ${rect(s.currentRect)} at ${Math.round(entry.startTime)} ms`,
             ),
           });
         }
@@ -106,6 +123,27 @@ function laterAboveEarlier(page: Page): Promise<string[]> {
           if (later.bottom <= earlier.top)
             found.push(`${name(children[j]!)} above ${name(children[i]!)} in ${name(parent)}`);
         }
+    }
+    return found;
+  });
+}
+
+/** Painted text nodes of whitespace only, each named by the text before it: each is a shift waiting for a parser stop. */
+function spacesAlone(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode() as Text | null; n; n = walker.nextNode() as Text | null) {
+      if (n.data.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      if (![...range.getClientRects()].some((r) => r.width > 0)) continue;
+      let previous = n.previousSibling;
+      while (previous?.nodeType === Node.COMMENT_NODE) previous = previous.previousSibling;
+      const before = (previous?.textContent ?? '').trim().slice(-30);
+      found.push(
+        `a space alone in ${n.parentElement?.tagName.toLowerCase()}.${n.parentElement?.className}, after "${before}"`,
+      );
     }
     return found;
   });
@@ -187,6 +225,7 @@ describe('no layout shift on a slow phone', () => {
       // The server's HTML as parsed, before any script of ours changes it.
       await page.route(/\/assets\/.*\.js$/, (r) => r.abort('blockedbyclient'));
       await page.goto(env.app.url + route, { waitUntil: 'load' });
+      expect(await spacesAlone(page)).toEqual([]);
       expect(await movesMidParse(page, MOVEMENT_THRESHOLD_PX)).toEqual([]);
       await context.close();
     },

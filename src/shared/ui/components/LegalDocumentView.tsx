@@ -42,7 +42,8 @@ export function LegalDocumentView({
               )}
               {section.contact && (
                 <p>
-                  {section.contact} <a href={`mailto:${legal}`}>{legal}</a>
+                  {`${section.contact} `}
+                  <a href={`mailto:${legal}`}>{legal}</a>
                 </p>
               )}
             </section>

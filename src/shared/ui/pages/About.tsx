@@ -8,9 +8,7 @@ export function AboutPage() {
   return (
     <div className="container page prose">
       <h1>About Us</h1>
-      <p className="lead">
-        {masthead} {aboutIntro}
-      </p>
+      <p className="lead">{`${masthead} ${aboutIntro}`}</p>
       <section aria-labelledby="mission">
         <h2 id="mission">Our Mission</h2>
         <p>{aboutMission}</p>
@@ -21,7 +19,8 @@ export function AboutPage() {
         <ul className="value-list">
           {aboutValues.map((v) => (
             <li key={v.title}>
-              <strong>{v.title}:</strong> {v.text}
+              <strong>{`${v.title}:`}</strong>
+              {` ${v.text}`}
             </li>
           ))}
         </ul>

@@ -79,7 +79,7 @@ export function ContactPage() {
                 <div key={t.title} className="contact-card__topic">
                   <h3>{t.title}</h3>
                   <p>
-                    {t.text}{' '}
+                    {`${t.text} `}
                     <a href={`mailto:${channel.email}?subject=${encodeURIComponent(t.subject)}`}>
                       Email {t.title.toLowerCase()}
                     </a>
@@ -95,7 +95,7 @@ export function ContactPage() {
         <h2 id="c-form">Send Us a Message</h2>
         {/* A third party's frame shows nothing of its own when it cannot load: say what belongs here. */}
         <p className="embed-note">
-          Our contact form is hosted by a form service. If it does not appear,{' '}
+          {'Our contact form is hosted by a form service. If it does not appear, '}
           <a href={formUrl.href}>open the contact form</a>.
         </p>
         <ContactForm formUrl={formUrl.href} scriptUrl={site.contactFormScriptUrl} />

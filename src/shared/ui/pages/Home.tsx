@@ -42,7 +42,7 @@ export function HomePage() {
         <h2 id="imageboard-title">News Imageboard</h2>
         {/* A third party's frame shows nothing of its own when it cannot load: say what belongs here. */}
         <p className="embed-note">
-          Pictures from around the city, posted by readers. If the feed does not appear,{' '}
+          {'Pictures from around the city, posted by readers. If the feed does not appear, '}
           <a href={site.imageboardUrl}>open the News Imageboard</a>.
         </p>
         <iframe
