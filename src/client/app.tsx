@@ -3,6 +3,7 @@
  * document; the first client render equals the server's HTML. It needs no router: the boot data
  * names the page, and react-router arrives after hydration (client-navigation.tsx, decision 043).
  */
+import { startTransition } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { BOOT_ELEMENT_ID, STYLES_ELEMENT_ID, type BootData } from '../shared/boot.ts';
 import { preloadPage } from '../shared/page-modules.ts';
@@ -23,14 +24,19 @@ async function hydrate(): Promise<void> {
   await preloadPage(boot.page);
   // The server inlined the CSS; hydration renders the same text, read back, not shipped in the JS.
   const styles = document.getElementById(STYLES_ELEMENT_ID)?.textContent ?? '';
-  hydrateRoot(
-    document,
-    <Document boot={boot} styles={styles}>
-      <ClientNavigation page={boot.page}>
-        <Site />
-      </ClientNavigation>
-    </Document>,
-  );
+  // As a transition, so React hydrates in slices of a few ms and lets the browser in between: at
+  // the default priority it hydrates the whole document in one task (a long task on a phone). A
+  // tap on a part not hydrated yet makes React finish at once and then handle it (decision 048).
+  startTransition(() => {
+    hydrateRoot(
+      document,
+      <Document boot={boot} styles={styles}>
+        <ClientNavigation page={boot.page}>
+          <Site />
+        </ClientNavigation>
+      </Document>,
+    );
+  });
 }
 
 void hydrate();

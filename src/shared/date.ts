@@ -59,3 +59,20 @@ export function formatLongDate(iso: IsoDate): string {
     throw new RangeError(`not an ISO date: "${iso}"`);
   return `${WEEKDAYS[date.getUTCDay()]}, ${MONTHS[month - 1]} ${day}, ${year}`;
 }
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Whether `instant` certainly falls within Chicago's day `iso`, worked out without Intl: Chicago is
+ * UTC−6 or UTC−5, so that day starts at its 00:00 UTC plus 5 or 6 hours and ends 24 hours later
+ * plus 5 or 6 (a day there has 23, 24 or 25 hours). The browser asks this first: its first Intl
+ * formatter with a time zone is one long task (ICU start-up: 230–340 ms at 4× CPU in a traced page
+ * load), which only the hour around midnight, or a page read on another day, needs.
+ */
+export function certainlyChicagoDay(iso: IsoDate, instant: Date): boolean {
+  const match = ISO_DATE.exec(iso);
+  if (!match) return false;
+  const dayStartUtc = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  const t = instant.getTime();
+  return t >= dayStartUtc + 6 * HOUR_MS && t < dayStartUtc + 24 * HOUR_MS + 5 * HOUR_MS;
+}

@@ -1,6 +1,6 @@
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { SiteConfig } from '../site.ts';
-import { chicagoIsoDate, type IsoDate } from '../date.ts';
+import { certainlyChicagoDay, chicagoIsoDate, type IsoDate } from '../date.ts';
 import { whenIdle } from './schedule.ts';
 
 interface AppContextValue {
@@ -29,10 +29,13 @@ export function AppProvider({
   // Light by default and not persisted (spec §4), so server and client start alike.
   const [dark, setDark] = useState(false);
   // First render uses the server's date (no mismatch); then the browser's own Chicago date,
-  // which differs only when a page rendered before midnight is read after it. At an idle moment:
-  // a browser's first Intl formatter is a long task, which must not hold up hydration.
+  // which differs only when a page rendered before midnight is read after it. Intl only when the
+  // clock is not certainly within the server's day, at an idle moment: a browser's first Intl
+  // formatter is a long task, which must not hold up hydration or count against the page load.
   const [date, setDate] = useState(today);
-  useEffect(() => whenIdle(() => setDate(chicagoIsoDate(new Date()))), []);
+  useEffect(() => {
+    if (!certainlyChicagoDay(today, new Date())) whenIdle(() => setDate(chicagoIsoDate(new Date())));
+  }, [today]);
   const value = useMemo(
     () => ({ site, today: date, streamPort, dark, toggleDark: () => setDark((d) => !d) }),
     [site, date, streamPort, dark],

@@ -1,0 +1,146 @@
+/**
+ * What Lighthouse's Total Blocking Time is made of: one Lighthouse run (mobile, simulated
+ * throttling) per route, and from the trace Lighthouse itself recorded, every top-level main-thread
+ * task of 12 ms or more (×4 in the simulation: 50 ms) with where its time went (self time by trace
+ * event, script URLs, frame) and the URLs Lighthouse attributes it to.
+ *
+ *   node scripts/perf/lighthouse-tasks.ts [/ /radio …]   (after `npm run build`; starts the built app)
+ *   STATIC=1 …   also audits a five-line static page served beside it (Lighthouse's own floor)
+ *   RUNS=3 …     runs per page: each run's figures, the tasks of the run with the median estimate
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import lighthouse from 'lighthouse';
+import { MainThreadTasks } from 'lighthouse/core/lib/tracehouse/main-thread-tasks.js';
+import { TraceProcessor } from 'lighthouse/core/lib/tracehouse/trace-processor.js';
+import { freePort, startApp } from '../../test/support/app-process.ts';
+import { launchChromium } from '../../test/support/lighthouse.ts';
+
+const MIN_TASK_MS = Number(process.env.MIN_TASK_MS ?? 12);
+const RUNS = Number(process.env.RUNS ?? 1);
+
+interface TaskNode {
+  event: { name: string; tdur?: number; args?: { data?: { url?: string; functionName?: string; frame?: string } } };
+  children: TaskNode[];
+  parent?: TaskNode;
+  startTime: number;
+  duration: number;
+  selfTime: number;
+  attributableURLs: string[];
+  group: { id: string };
+}
+
+const STATIC_PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Static</title><meta name="description" content="A static page."></head><body><h1>Static</h1><p>Five lines of HTML.</p></body></html>';
+
+function label(node: TaskNode, origin: string): string {
+  const data = node.event.args?.data;
+  const url = data?.url?.replace(origin, '');
+  return url ? `${node.event.name}(${url}${data?.functionName ? ` ${data.functionName}` : ''})` : node.event.name;
+}
+
+/** Self time per event label in a task's tree, largest first. */
+function selfTimes(task: TaskNode, origin: string): string {
+  const totals = new Map<string, number>();
+  const visit = (node: TaskNode) => {
+    const key = label(node, origin);
+    totals.set(key, (totals.get(key) ?? 0) + node.selfTime);
+    for (const child of node.children) visit(child);
+  };
+  visit(task);
+  return [...totals]
+    .sort((a, b) => b[1] - a[1])
+    .filter(([, ms]) => ms >= 0.5)
+    .slice(0, 8)
+    .map(([name, ms]) => `${name} ${ms.toFixed(1)}`)
+    .join(', ');
+}
+
+interface RunReport {
+  text: string;
+  performance: number;
+  tbtMs: number;
+  blockingFromCpu: number;
+}
+
+/** One Lighthouse run (performance only); a trace it could not read (NO_NAVSTART and the like) is run again. */
+async function runLighthouse(url: string, port: number) {
+  for (let attempt = 1; ; attempt++) {
+    const result = await lighthouse(url, {
+      port,
+      hostname: '127.0.0.1',
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance'],
+    });
+    if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+    if (!result.lhr.runtimeError || attempt >= 3) return result;
+  }
+}
+
+async function tasksOf(url: string, port: number): Promise<RunReport> {
+  const result = await runLighthouse(url, port);
+  const origin = new URL(url).origin;
+  const processed = TraceProcessor.processTrace(result.artifacts.Trace);
+  const tasks = MainThreadTasks.getMainThreadTasks(
+    processed.mainThreadEvents,
+    processed.frames,
+    processed.timestamps.traceEnd,
+    processed.timestamps.timeOrigin,
+  ) as unknown as TaskNode[];
+  const audit = (id: string) => Math.round(result.lhr.audits[id]?.numericValue ?? Number.NaN);
+  const fcp = TraceProcessor.processNavigation(processed).timings.firstContentfulPaint;
+  const performance = Math.round((result.lhr.categories.performance?.score ?? 0) * 100);
+  const lines = [
+    `${url.replace(origin, '') || '/'}  performance ${performance}, simulated TBT ${audit('total-blocking-time')} ms, FCP ${audit('first-contentful-paint')} ms; observed FCP ${fcp?.toFixed(0)} ms`,
+  ];
+  let total = 0;
+  let totalCpu = 0;
+  // Lighthouse's simulation runs each task 4× slower and counts what passes 50 ms after the first
+  // paint; from the CPU time, this estimate hardly depends on how busy the machine is.
+  let blockingFromCpu = 0;
+  for (const task of tasks) {
+    // The thread's CPU time (tdur) as well as the wall time: on a busy machine the wall time
+    // includes the time the renderer waited for a core.
+    const cpuMs = (task.event.tdur ?? 0) / 1000;
+    if (task.parent || Math.max(cpuMs, task.duration) < MIN_TASK_MS) continue;
+    total += task.duration;
+    totalCpu += cpuMs;
+    if (task.startTime >= (fcp ?? 0)) blockingFromCpu += Math.max(0, 4 * cpuMs - 50);
+    const urls = task.attributableURLs.map((u) => u.replace(origin, '')).join(' ') || 'Unattributable';
+    lines.push(
+      `  ${task.duration.toFixed(1)} ms (CPU ${cpuMs.toFixed(1)}) at ${task.startTime.toFixed(0)} ms [${urls}]: ${selfTimes(task, origin)}`,
+    );
+  }
+  lines.push(
+    `  top-level tasks of ${MIN_TASK_MS} ms or more (observed, unthrottled): ${total.toFixed(0)} ms wall, ${totalCpu.toFixed(0)} ms CPU; after the first paint, Σ max(0, 4 × CPU − 50) = ${blockingFromCpu.toFixed(0)} ms`,
+  );
+  return { text: lines.join('\n'), performance, tbtMs: audit('total-blocking-time'), blockingFromCpu };
+}
+
+/** `RUNS` runs of a page: every run's figures, and the tasks of the run with the median estimate. */
+async function report(url: string, port: number): Promise<string> {
+  const runs: RunReport[] = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await tasksOf(url, port));
+  const byEstimate = [...runs].sort((a, b) => a.blockingFromCpu - b.blockingFromCpu);
+  const mid = byEstimate[Math.floor((runs.length - 1) / 2)]!;
+  const list = (f: (r: RunReport) => number) => runs.map((r) => Math.round(f(r))).join('/');
+  return `${mid.text}\n  runs: performance ${list((r) => r.performance)}, TBT ${list((r) => r.tbtMs)} ms, from CPU ${list((r) => r.blockingFromCpu)} ms`;
+}
+
+const routes = process.argv.slice(2).length ? process.argv.slice(2) : ['/', '/books', '/radio'];
+const port = await freePort();
+const app = await startApp({ PORT: String(port), SITE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn' });
+const staticServer = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(STATIC_PAGE));
+await new Promise<void>((resolve) => staticServer.listen(0, '127.0.0.1', resolve));
+const chromium = await launchChromium();
+try {
+  for (const route of routes) await (await fetch(app.url + route)).text();
+  if (process.env.STATIC)
+    console.log(await report(`http://127.0.0.1:${(staticServer.address() as AddressInfo).port}/`, chromium.port));
+  for (const route of routes) console.log(await report(app.url + route, chromium.port));
+} finally {
+  await chromium.close();
+  await app.stop();
+  staticServer.close();
+}
