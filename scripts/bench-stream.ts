@@ -411,6 +411,9 @@ async function main(): Promise<void> {
     .filter((n) => n > 0);
   const seconds = Number(args.seconds);
   const rampS = Number(args.ramp);
+  // RSS is sampled from ramp + 3 s until 2 s before the end: a shorter run would sample nothing.
+  if (counts.length > 0 && seconds <= rampS + 5)
+    throw new Error(`--seconds must be more than --ramp + 5 (${rampS + 5})`);
   const kbps = Number(args.kbps);
   const bytesPerSecond = (kbps * 1000) / 8;
   for (const bin of ['nginx', 'pgrep']) execFileSync('sh', ['-c', `command -v ${bin}`], { stdio: 'ignore' });
