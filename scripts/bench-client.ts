@@ -226,7 +226,7 @@ try {
     }
     console.error(`bench:client: ${rows.at(-1)!.join(' ')}`);
   }
-  taps = await tapToPaint(app.url, TAPS);
+  if (TAPS > 0) taps = await tapToPaint(app.url, TAPS);
   if (WORKER_LOADS > 0) {
     const browser = await launchBrowser();
     try {
@@ -257,10 +257,12 @@ console.log(
 );
 console.log(line(header));
 for (const row of rows) console.log(line(row));
-const tapLine = taps.map((t) => Math.round(t)).join(', ');
-console.log(
-  `\ntap-to-paint, footer Terms of Service link on /, 375 px, CPU 4× slower: median ${Math.round(median(taps))} ms (${tapLine})`,
-);
+if (taps.length) {
+  const tapLine = taps.map((t) => Math.round(t)).join(', ');
+  console.log(
+    `\ntap-to-paint, footer Terms of Service link on /, 375 px, CPU 4× slower: median ${Math.round(median(taps))} ms (${tapLine})`,
+  );
+}
 if (notes.length) console.log(`\n${notes.join('\n')}`);
 if (workerLoads.length) console.log(`\n${workerLoadsTable(workerLoads, WORKER_LOADS)}`);
 console.log(
