@@ -403,7 +403,8 @@ function printTitleLatency(t: TitleLatency, bytesPerSecond: number): void {
   );
 }
 
-async function main(): Promise<void> {
+/** The run's settings from the command line, refused when they cannot give a figure. */
+function runSettings() {
   // --counts 0: the push part only.
   const counts = args
     .counts!.split(',')
@@ -415,10 +416,19 @@ async function main(): Promise<void> {
   if (counts.length > 0 && seconds <= rampS + 5)
     throw new Error(`--seconds must be more than --ramp + 5 (${rampS + 5})`);
   const kbps = Number(args.kbps);
-  const bytesPerSecond = (kbps * 1000) / 8;
+  return { counts, seconds, rampS, kbps, bytesPerSecond: (kbps * 1000) / 8 };
+}
+
+/** nginx and pgrep on the PATH, and a build to run. */
+function ensureToolsAndBuild(): void {
   for (const bin of ['nginx', 'pgrep']) execFileSync('sh', ['-c', `command -v ${bin}`], { stdio: 'ignore' });
   if (!existsSync(join(ROOT, 'dist/server/main.js')))
     execFileSync(process.execPath, [join(ROOT, 'scripts/build.ts')], { stdio: 'inherit' });
+}
+
+async function main(): Promise<void> {
+  const { counts, seconds, rampS, kbps, bytesPerSecond } = runSettings();
+  ensureToolsAndBuild();
 
   console.log(
     `bench:stream: ${counts.join(', ')} listeners, ramp ${rampS} s, ${seconds} s each, ${kbps} kbps MP3 from Icecast 2 + ezstream`,
