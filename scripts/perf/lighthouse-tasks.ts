@@ -10,11 +10,10 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import lighthouse from 'lighthouse';
 import { MainThreadTasks } from 'lighthouse/core/lib/tracehouse/main-thread-tasks.js';
 import { TraceProcessor } from 'lighthouse/core/lib/tracehouse/trace-processor.js';
 import { freePort, startApp } from '../../test/support/app-process.ts';
-import { launchChromium } from '../../test/support/lighthouse.ts';
+import { launchChromium, runWithArtifacts } from '../../test/support/lighthouse.ts';
 
 const MIN_TASK_MS = Number(process.env.MIN_TASK_MS ?? 12);
 const RUNS = Number(process.env.RUNS ?? 1);
@@ -63,23 +62,8 @@ interface RunReport {
   blockingFromCpu: number;
 }
 
-/** One Lighthouse run (performance only); a trace it could not read (NO_NAVSTART and the like) is run again. */
-async function runLighthouse(url: string, port: number) {
-  for (let attempt = 1; ; attempt++) {
-    const result = await lighthouse(url, {
-      port,
-      hostname: '127.0.0.1',
-      output: 'json',
-      logLevel: 'error',
-      onlyCategories: ['performance'],
-    });
-    if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
-    if (!result.lhr.runtimeError || attempt >= 3) return result;
-  }
-}
-
 async function tasksOf(url: string, port: number): Promise<RunReport> {
-  const result = await runLighthouse(url, port);
+  const result = await runWithArtifacts(url, port, undefined, { categories: ['performance'] });
   const origin = new URL(url).origin;
   const processed = TraceProcessor.processTrace(result.artifacts.Trace);
   const tasks = MainThreadTasks.getMainThreadTasks(

@@ -238,6 +238,8 @@ export interface RunSettings {
   categories?: string[];
 }
 
+export type RunnerResult = NonNullable<Awaited<ReturnType<typeof lighthouse>>>;
+
 /** One Lighthouse run with the default (mobile) config, our categories unless `settings` names others. */
 export async function runOnce(
   url: string,
@@ -245,6 +247,16 @@ export async function runOnce(
   warnings?: Set<string>,
   settings: RunSettings = {},
 ): Promise<Lhr> {
+  return (await runWithArtifacts(url, port, warnings, settings)).lhr;
+}
+
+/** `runOnce`, with what Lighthouse gathered (its trace among them) beside the report. */
+export async function runWithArtifacts(
+  url: string,
+  port: number,
+  warnings?: Set<string>,
+  settings: RunSettings = {},
+): Promise<RunnerResult> {
   for (let attempt = 1; ; attempt++) {
     const result = await lighthouse(url, {
       port,
@@ -256,7 +268,7 @@ export async function runOnce(
     });
     if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
     const error = result.lhr.runtimeError;
-    if (!error) return result.lhr;
+    if (!error) return result;
     if (!RETRYABLE.has(error.code) || attempt >= ATTEMPTS)
       throw new Error(`Lighthouse failed on ${url}: ${error.code} ${error.message}`);
     warnings?.add(`retried a run after ${error.code}`);
