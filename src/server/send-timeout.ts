@@ -18,6 +18,15 @@ interface Progress {
   since: number;
 }
 
+/** A connection's progress at `t`: none while nothing waits, the same while the client takes none of what does. */
+function progressOf(socket: Socket, progress: Progress | undefined, t: number): Progress | undefined {
+  const waiting = socket.writableLength;
+  if (waiting === 0) return undefined;
+  // bytesWritten counts what was handed to the socket, waiting included: the rest the client took.
+  const taken = (socket.bytesWritten ?? 0) - waiting;
+  return progress?.taken === taken ? progress : { taken, since: t };
+}
+
 /**
  * Watches `server`'s connections until the returned function stops it. Per connection it keeps one
  * map entry, and a Progress only while bytes are waiting; one 'close' listener shared by all (with
@@ -37,15 +46,9 @@ export function cutStalledSenders(server: Server, sendMs: number, now: () => num
     () => {
       const t = now();
       for (const [socket, progress] of open) {
-        const waiting = socket.writableLength;
-        if (waiting === 0) {
-          if (progress) open.set(socket, undefined);
-          continue;
-        }
-        // bytesWritten counts what was handed to the socket, waiting included: the rest the client took.
-        const taken = (socket.bytesWritten ?? 0) - waiting;
-        if (progress?.taken !== taken) open.set(socket, { taken, since: t });
-        else if (t - progress.since >= sendMs) socket.destroy();
+        const next = progressOf(socket, progress, t);
+        if (next !== progress) open.set(socket, next);
+        else if (next && t - next.since >= sendMs) socket.destroy();
       }
     },
     Math.max(100, Math.floor(sendMs / 4)),
