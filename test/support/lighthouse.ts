@@ -241,13 +241,8 @@ export interface RunSettings {
 export type RunnerResult = NonNullable<Awaited<ReturnType<typeof lighthouse>>>;
 
 /** One Lighthouse run with the default (mobile) config, our categories unless `settings` names others. */
-export async function runOnce(
-  url: string,
-  port: number,
-  warnings?: Set<string>,
-  settings: RunSettings = {},
-): Promise<Lhr> {
-  return (await runWithArtifacts(url, port, warnings, settings)).lhr;
+export async function runOnce(...args: Parameters<typeof runWithArtifacts>): Promise<Lhr> {
+  return (await runWithArtifacts(...args)).lhr;
 }
 
 /** `runOnce`, with what Lighthouse gathered (its trace among them) beside the report. */
