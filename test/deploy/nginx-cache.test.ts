@@ -3,6 +3,7 @@
  * a burst of misses, one entry per content coding that every client can decode, stale pages while
  * every app is down, nothing of yesterday after Chicago's midnight, and nothing stored for /api.
  */
+import { execFileSync } from 'node:child_process';
 import type { ClientRequest } from 'node:http';
 import { Agent, request } from 'node:https';
 import { join } from 'node:path';
@@ -180,6 +181,18 @@ describe('the page cache in deploy/nginx.conf', () => {
     } finally {
       for (const req of held) req.destroy();
     }
+  });
+
+  it("takes deploy/README.md's purge (the cache's files deleted) without a reload", async () => {
+    // Asked from its own address, so no other test's requests reuse this entry meanwhile.
+    const careers = () => site.http.get('/careers', { 'Accept-Encoding': 'gzip' }, '127.0.0.11');
+    await expect.poll(async () => (await careers()).headers['x-cache-status']).toBe('HIT');
+    const before = atApps(site.apps, '/careers');
+    execFileSync('find', [join(site.nginx.dir, 'cache'), '-type', 'f', '-delete']);
+    // The workers keep hot cache files open (open_file_cache): until they look again, a deleted
+    // file still reads. They must look within the poll's limit, and ask an app.
+    await expect.poll(async () => (await careers()).headers['x-cache-status']).toBe('MISS');
+    await expect.poll(() => atApps(site.apps, '/careers') - before).toBe(1);
   });
 
   it('stores nothing under /api, nor the 404 page', async () => {
