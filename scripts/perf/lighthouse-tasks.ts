@@ -7,13 +7,20 @@
  *   node scripts/perf/lighthouse-tasks.ts [/ /radio …]   (after `npm run build`; starts the built app)
  *   STATIC=1 …   also audits a five-line static page served beside it (Lighthouse's own floor)
  *   RUNS=3 …     runs per page: each run's figures, the tasks of the run with the median estimate
+ *
+ * Beside the observed tasks, Lighthouse's own view (Lantern, decision 048): the simulated first
+ * paint, the simulated tasks its TBT counts, and the same simulation with each task's thread CPU
+ * time instead of its wall time (an estimate a busy machine hardly changes).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { LanternFirstContentfulPaint } from 'lighthouse/core/computed/metrics/lantern-first-contentful-paint.js';
+import { LanternTotalBlockingTime } from 'lighthouse/core/computed/metrics/lantern-total-blocking-time.js';
+import * as Lantern from 'lighthouse/core/lib/lantern/lantern.js';
 import { MainThreadTasks } from 'lighthouse/core/lib/tracehouse/main-thread-tasks.js';
 import { TraceProcessor } from 'lighthouse/core/lib/tracehouse/trace-processor.js';
 import { freePort, startApp } from '../../test/support/app-process.ts';
-import { launchChromium, runWithArtifacts } from '../../test/support/lighthouse.ts';
+import { launchChromium, type RunnerResult, runWithArtifacts } from '../../test/support/lighthouse.ts';
 
 const MIN_TASK_MS = Number(process.env.MIN_TASK_MS ?? 12);
 const RUNS = Number(process.env.RUNS ?? 1);
@@ -53,6 +60,80 @@ function selfTimes(task: TaskNode, origin: string): string {
     .slice(0, 8)
     .map(([name, ms]) => `${name} ${ms.toFixed(1)}`)
     .join(', ');
+}
+
+interface SimulatedTask {
+  type: string;
+  event: { ts: number; dur?: number; tdur?: number };
+  startTime: number;
+}
+interface SimulatedTiming {
+  startTime: number;
+  endTime: number;
+  duration: number;
+}
+interface LanternEstimate {
+  timing: number;
+  pessimisticEstimate: { nodeTimings: Map<SimulatedTask, SimulatedTiming> };
+  optimisticEstimate: { timeInMs: number };
+}
+
+// Lantern simulates each task with its wall time (`dur`); with this set, with its thread CPU time.
+let simulateCpuTime = false;
+const cpuNode = Lantern.Graph.CPUNode.prototype as unknown as {
+  endTime: number;
+  startTime: number;
+  event: SimulatedTask['event'];
+};
+Object.defineProperty(cpuNode, 'duration', {
+  get(this: typeof cpuNode) {
+    return simulateCpuTime && this.event.tdur ? this.event.tdur : this.endTime - this.startTime;
+  },
+});
+
+async function lanternEstimates(result: RunnerResult, cpuTime: boolean) {
+  const { artifacts } = result;
+  const data = {
+    trace: artifacts.Trace,
+    devtoolsLog: artifacts.DevtoolsLog,
+    gatherContext: artifacts.GatherContext,
+    settings: result.lhr.configSettings,
+    URL: artifacts.URL,
+    SourceMaps: artifacts.SourceMaps,
+    HostDPR: artifacts.HostDPR,
+    simulator: null,
+  } as unknown as Parameters<typeof LanternTotalBlockingTime.request>[0];
+  const context = { computedCache: new Map() } as unknown as Parameters<typeof LanternTotalBlockingTime.request>[1];
+  simulateCpuTime = cpuTime;
+  try {
+    const fcp = (await LanternFirstContentfulPaint.request(data, context)) as unknown as LanternEstimate;
+    const tbt = (await LanternTotalBlockingTime.request(data, context)) as unknown as LanternEstimate;
+    return { fcp, tbt };
+  } finally {
+    simulateCpuTime = false;
+  }
+}
+
+/** Lighthouse's simulated tasks that its TBT counts (those past 50 ms ending after the simulated first paint). */
+async function simulatedView(result: RunnerResult, traceStart: number): Promise<string[]> {
+  const { fcp, tbt } = await lanternEstimates(result, false);
+  const fromCpu = await lanternEstimates(result, true);
+  // The pessimistic TBT starts at the optimistic first paint (Lantern's TotalBlockingTime).
+  const start = fcp.optimisticEstimate.timeInMs;
+  const lines = [
+    `  simulated: FCP ${Math.round(fcp.timing)} ms (from ${Math.round(start)}), TBT ${Math.round(tbt.timing)} ms; with CPU time instead of wall time: FCP ${Math.round(fromCpu.fcp.timing)} ms, TBT ${Math.round(fromCpu.tbt.timing)} ms`,
+  ];
+  for (const [task, t] of tbt.pessimisticEstimate.nodeTimings) {
+    if (task.type !== 'cpu' || t.duration < 50 || t.endTime < start) continue;
+    const blocking = Math.min(t.duration, t.endTime - start) - 50;
+    if (blocking <= 0) continue;
+    const wall = (task.event.dur ?? 0) / 1000;
+    const cpu = (task.event.tdur ?? 0) / 1000;
+    lines.push(
+      `    counted: ${Math.round(t.startTime)}–${Math.round(t.endTime)} ms simulated, ${Math.round(blocking)} ms blocking; observed at ${Math.round((task.startTime - traceStart) / 1000)} ms, ${wall.toFixed(1)} ms wall, CPU ${cpu.toFixed(1)}`,
+    );
+  }
+  return lines;
 }
 
 interface RunReport {
@@ -99,6 +180,7 @@ async function tasksOf(url: string, port: number): Promise<RunReport> {
   lines.push(
     `  top-level tasks of ${MIN_TASK_MS} ms or more (observed, unthrottled): ${total.toFixed(0)} ms wall, ${totalCpu.toFixed(0)} ms CPU; after the first paint, Σ max(0, 4 × CPU − 50) = ${blockingFromCpu.toFixed(0)} ms`,
   );
+  lines.push(...(await simulatedView(result, processed.timestamps.timeOrigin)));
   return { text: lines.join('\n'), performance, tbtMs: audit('total-blocking-time'), blockingFromCpu };
 }
 

@@ -184,9 +184,11 @@ describe('third-party embeds say what they are', () => {
     const href = await note.locator('a').getAttribute('href');
     expect(href).toMatch(/^https:\/\//);
     // The link opens what the frame would show.
+    // The imageboard's frame comes as it nears the screen (decision 048).
+    if (path === '/') await page.locator('.imageboard h2').scrollIntoViewIfNeeded();
     const frameSrc =
       path === '/'
-        ? await page.locator('.imageboard__frame').getAttribute('src')
+        ? await page.locator('iframe.imageboard__frame').getAttribute('src')
         : await page
             .locator('.contact-form__fallback a, .contact-form__frame')
             .first()

@@ -223,11 +223,23 @@ describe('home layout', () => {
       .toBeLessThan(5);
   });
 
-  it('the imageboard frame is 1600 px high', async () => {
-    const { page } = await open('/', 1280);
-    expect(
-      await page.locator('.imageboard__frame').evaluate((f) => f.getBoundingClientRect().height),
-    ).toBeGreaterThanOrEqual(1600);
+  it('the imageboard frame is 1600 px high, and comes as it nears the screen into its reserved box', async () => {
+    const { page } = await open('/', 375);
+    const frame = page.locator('iframe.imageboard__frame');
+    // Far below the fold: the parser creates no frame (decision 048).
+    await untilPageSettled(page);
+    expect(await frame.count()).toBe(0);
+    const box = page.locator('.imageboard__frame');
+    const top = await box.evaluate((b) => b.getBoundingClientRect().top + scrollY);
+    expect(await box.evaluate((b) => b.getBoundingClientRect().height)).toBe(1600);
+
+    await page.locator('.imageboard h2').scrollIntoViewIfNeeded();
+    await expect.poll(() => frame.count()).toBe(1);
+    expect(await frame.getAttribute('src')).toBe(await page.locator('.imageboard .embed-note a').getAttribute('href'));
+    expect(await frame.evaluate((f) => f.getBoundingClientRect().height)).toBeGreaterThanOrEqual(1600);
+    // The frame took the reserved box: nothing moved.
+    expect(await frame.evaluate((f) => f.getBoundingClientRect().top + scrollY)).toBe(top);
+    expect(await layoutShiftSoFar(page)).toBeLessThan(0.01);
   });
 
   it.each([375, 1280])('ad rows follow the layout rule at %i px', async (width) => {
