@@ -54,9 +54,9 @@ import {
 } from '../test/support/app-process.ts';
 import { untilCached } from '../test/support/http.ts';
 import { median } from '../test/support/stats.ts';
-import { untilValue } from '../test/support/wait.ts';
 import { requireWrk, runWrk, type WrkResult } from './perf/wrk.ts';
-import { withTlsStatic } from './perf/nginx-tls-static.ts';
+import { fetchBytes } from './perf/fetch-bytes.ts';
+import { warmNginxCache, withTlsStatic } from './perf/nginx-tls-static.ts';
 import { table } from './text-table.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -98,42 +98,6 @@ interface Run extends WrkResult {
   cpuUsPerRequest: number;
 }
 
-async function fetchBytes(
-  url: string,
-  encoding: string,
-  ca?: string,
-): Promise<{
-  status: number;
-  encoding: string | null;
-  body: Buffer;
-  etag: string | null;
-  cacheStatus: string | null;
-  headers: Array<[string, string]>;
-}> {
-  const { request } = url.startsWith('https:') ? await import('node:https') : await import('node:http');
-  return new Promise((resolve, reject) => {
-    request(url, { headers: { 'Accept-Encoding': encoding }, ...(ca && { ca }) }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          encoding: (res.headers['content-encoding'] as string | undefined) ?? null,
-          body: Buffer.concat(chunks),
-          etag: (res.headers.etag as string | undefined) ?? null,
-          cacheStatus: (res.headers['x-cache-status'] as string | undefined) ?? null,
-          // As sent, less what Node's server adds by itself.
-          headers: pairs(res.rawHeaders).filter(([name]) => !/^(date|connection|keep-alive)$/i.test(name)),
-        }),
-      );
-    })
-      .on('error', reject)
-      .end();
-  });
-}
-
-const pairs = (raw: string[]) =>
-  raw.flatMap((name, i) => (i % 2 === 0 ? [[name, raw[i + 1]!] as [string, string]] : []));
 const mb = (kbytes: number) => `${(kbytes / 1024).toFixed(1)} MB`;
 const load = () =>
   loadavg()
@@ -231,14 +195,6 @@ async function startNginxPeers(bench: Bench, home: HomePage, appPort: number): P
   return nginx;
 }
 
-/** The home page in nginx's page cache: asked for until nginx answers it from there (HIT). */
-async function warmNginxCache(nginx: DeployNginx): Promise<void> {
-  await untilValue("the home page to be a HIT in nginx's page cache", async () => {
-    const r = await fetchBytes(`${nginx.httpsUrl}/`, TLS_ACCEPT, nginx.certificate.cert);
-    return r.status === 200 && r.cacheStatus === 'HIT' ? r : undefined;
-  });
-}
-
 interface Servers {
   app: AppProcess;
   quiet: AppProcess;
@@ -261,7 +217,7 @@ async function startTargets(bench: Bench): Promise<{ servers: Servers; home: Hom
       (r) => r.etag,
     );
   }
-  await warmNginxCache(nginx);
+  await warmNginxCache(nginx, TLS_ACCEPT);
   const nginxPid = nginx.child.pid!;
   const tls = { connections: TLS_CONNECTIONS, accept: TLS_ACCEPT, pid: nginxPid, ca: nginx.certificate.cert };
   const targets: Target[] = [

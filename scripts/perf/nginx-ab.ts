@@ -14,15 +14,14 @@
  * NGINX_AB_SECONDS (default 3) sets a round's length per location.
  */
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AppProcess, cpuMs, startApp } from '../../test/support/app-process.ts';
 import { type DeployNginx, startNginx } from '../../test/support/nginx.ts';
 import { median } from '../../test/support/stats.ts';
-import { untilValue } from '../../test/support/wait.ts';
-import { withTlsStatic } from './nginx-tls-static.ts';
+import { untilCached } from '../../test/support/http.ts';
+import { fetchBytes } from './fetch-bytes.ts';
+import { warmNginxCache, withTlsStatic } from './nginx-tls-static.ts';
 import { requireWrk, runWrk } from './wrk.ts';
 
 const SECONDS = Number(process.env.NGINX_AB_SECONDS ?? 3);
@@ -61,31 +60,17 @@ function parseVariant(spec: string): Variant {
   };
 }
 
-function get(url: string, ca?: string): Promise<{ headers: Record<string, unknown>; raw: string[]; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const request = url.startsWith('https:') ? httpsRequest : httpRequest;
-    const req = request(url, { headers: { 'Accept-Encoding': ACCEPT }, ...(ca && { ca }) }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ headers: res.headers, raw: res.rawHeaders, body: Buffer.concat(chunks) }));
-    });
-    req.on('error', reject).end();
-  });
-}
-
 /** The app's cached home page in gzip, as gzip_static's file, and its header lines. */
 async function homePage(app: AppProcess, dir: string): Promise<Array<[string, string]>> {
-  const page = await untilValue('the home page cached', async () => {
-    const r = await get(`${app.url}/`).catch(() => undefined);
-    return r?.headers.etag ? r : undefined;
-  });
+  const page = await untilCached(
+    () => fetchBytes(`${app.url}/`, ACCEPT),
+    (r) => r.etag,
+  );
   const www = join(dir, 'www', 'static');
   mkdirSync(www, { recursive: true, mode: 0o755 });
   for (const d of [dir, join(dir, 'www')]) chmodSync(d, 0o755);
   writeFileSync(join(www, 'index.html.gz'), page.body, { mode: 0o644 });
-  const pairs: Array<[string, string]> = [];
-  for (let i = 0; i < page.raw.length; i += 2) pairs.push([page.raw[i]!, page.raw[i + 1]!]);
-  return pairs.filter(([name]) => !/^(date|connection|keep-alive)$/i.test(name));
+  return page.headers;
 }
 
 /** One location's wrk round: req/s and the nginx workers' CPU per request (µs). */
@@ -138,11 +123,7 @@ async function main(): Promise<void> {
     for (const v of variants) {
       const peer = withTlsStatic(dir, headers);
       v.nginx = await startNginx({ upstreams: [app.port], accessLog: false, cpu: 0, edit: (s) => peer(v.edit(s)) });
-      const { nginx } = v;
-      await untilValue(`${v.name}: the home page a HIT`, async () => {
-        const r = await get(`${nginx.httpsUrl}/`, nginx.certificate.cert);
-        return r.headers['x-cache-status'] === 'HIT' ? true : undefined;
-      });
+      await warmNginxCache(v.nginx, ACCEPT);
     }
     await run(rounds, variants, dir);
   } finally {

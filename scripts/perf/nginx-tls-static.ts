@@ -1,8 +1,11 @@
 /**
  * The peer of nginx's page cache: the same bytes from gzip_static, in deploy/nginx.conf's own HTTPS
  * server, with a cache hit's header lines (`npm run bench`'s "nginx tls static",
- * scripts/perf/nginx-ab.ts).
+ * scripts/perf/nginx-ab.ts), and the cache warmed before either is measured.
  */
+import type { DeployNginx } from '../../test/support/nginx.ts';
+import { untilValue } from '../../test/support/wait.ts';
+import { fetchBytes } from './fetch-bytes.ts';
 
 /** Headers nginx writes itself for a static file (Content-Type with `charset`, Vary with `gzip_vary`). */
 const WRITTEN_BY_NGINX = /^(content-type|content-length|content-encoding|vary|strict-transport-security)$/i;
@@ -41,3 +44,11 @@ export const withTlsStatic = (dir: string, appHeaders: Array<[string, string]>) 
   const location = `location /static/ { root ${dir}/www; gzip_static on; gzip_vary on; ${sameHeadersAsCacheHit(appHeaders)} }`;
   return source.replace(api, `$1${location}\n$&`);
 };
+
+/** The home page in nginx's page cache: asked for (with `accept`) until nginx answers it from there (HIT). */
+export async function warmNginxCache(nginx: DeployNginx, accept: string): Promise<void> {
+  await untilValue("the home page to be a HIT in nginx's page cache", async () => {
+    const r = await fetchBytes(`${nginx.httpsUrl}/`, accept, nginx.certificate.cert);
+    return r.status === 200 && r.cacheStatus === 'HIT' ? r : undefined;
+  });
+}
