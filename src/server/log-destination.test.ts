@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BACKLOG_BYTES, BUFFER_BYTES, BufferedDestination, type WriteFn } from './log-destination.ts';
+import { BACKLOG_BYTES, BUFFER_BYTES, BufferedDestination, putInteger, type WriteFn } from './log-destination.ts';
 
 /** A writer that records what reached it; `take` decides how many bytes each call accepts (or throws). */
 function recorder(take: (offered: number, call: number) => number = (n) => n) {
@@ -68,6 +68,49 @@ describe('the buffered log destination', () => {
     destination.write('next\n');
     destination.flushSync();
     expect(out.text()).toBe('0123456789abcdef\nnext\n');
+  });
+});
+
+describe("the request log's prepared lines", () => {
+  const bytes = (text: string) => Buffer.from(text);
+
+  it('writes whole numbers as String() does', () => {
+    const buffer = Buffer.alloc(40);
+    for (const n of [0, 7, 10, 99, 100, 1_764_156_000_123, -3, -10, Number.MAX_SAFE_INTEGER]) {
+      buffer.fill(0);
+      const end = putInteger(buffer, 2, n);
+      expect(buffer.subarray(2, end).toString()).toBe(String(n));
+      expect(buffer[end]).toBe(0);
+    }
+  });
+
+  it('joins its parts and numbers in order with the lines written as strings', () => {
+    const out = recorder();
+    const destination = new BufferedDestination(out.write);
+    destination.write('{"a":1}\n');
+    destination.writeLine(bytes('{"t":'), 1_764_156_000_123, bytes(',"é":"x","rt":'), 0, bytes('}\n'));
+    destination.write('{"b":2}\n');
+    destination.flushSync();
+    expect(out.text()).toBe('{"a":1}\n{"t":1764156000123,"é":"x","rt":0}\n{"b":2}\n');
+  });
+
+  it('writes by itself when the next line might not fit, and loses nothing', () => {
+    const out = recorder();
+    const destination = new BufferedDestination(out.write);
+    const middle = bytes(`,"m":"${'é'.repeat(100)}","rt":`);
+    let lines = 0;
+    while (out.calls() === 0 && lines < BUFFER_BYTES) {
+      destination.writeLine(bytes('{"t":'), 1_000 + lines, middle, lines, bytes('}\n'));
+      lines++;
+    }
+    expect(out.calls()).toBe(1);
+    expect(Buffer.byteLength(out.text())).toBeLessThanOrEqual(BUFFER_BYTES);
+    destination.flushSync();
+    const written = out.text().split('\n').filter(Boolean);
+    expect(written).toHaveLength(lines);
+    expect(written.map((line) => (JSON.parse(line) as { t: number }).t)).toEqual(
+      Array.from({ length: lines }, (_, i) => 1_000 + i),
+    );
   });
 });
 

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { BufferedDestination } from './log-destination.ts';
 import { createRequestLog, LOGGED_TEXT_MAX, noteOnRequestLine } from './request-log.ts';
 
 function capture(level = 'info') {
@@ -98,5 +99,41 @@ describe('the request line', () => {
     expect(line.req.url).toBe(`/${'a'.repeat(LOGGED_TEXT_MAX - 1)}…[cut: 20001 bytes]`);
     expect(line.req.userAgent.length).toBeLessThan(LOGGED_TEXT_MAX + 30);
     expect(line).not.toHaveProperty('clientIp');
+  });
+});
+
+describe("the request line on the process's stdout", () => {
+  it('is the same line when it goes to stdout as prepared bytes (cached per connection, notes, every level)', () => {
+    const written: Buffer[] = [];
+    const stdout = new BufferedDestination((bytes, offset) => {
+      written.push(Buffer.from(bytes.subarray(offset)));
+      return bytes.length - offset;
+    });
+    const asBytes = createRequestLog(pino({ base: { service: 'web' } }, stdout).child({ part: 'test' }), () => '::1');
+    const strings = capture();
+    const asStrings = createRequestLog(strings.logger, () => '::1');
+    const socket = {};
+    const on = (url: string, userAgent?: string) =>
+      ({ ...request(url, userAgent), socket }) as unknown as IncomingMessage;
+    const noted = response(404);
+    noteOnRequestLine(noted, { notFound: true });
+    const steps: Array<[IncomingMessage, ServerResponse]> = [
+      [on('/', 'ua é'), response(200)],
+      [on('/', 'ua é'), response(200)],
+      [on('/nope'), noted],
+      [on('/nope'), response(404)],
+      [request('/api/stream?port=8076'), response(503, false)],
+      [on('/boom', '"x"'), response(500)],
+    ];
+    for (const [req, res] of steps) {
+      const startedAt = Date.now() - 12;
+      asBytes.written(req, res, startedAt);
+      asStrings.written(req, res, startedAt);
+    }
+    stdout.flushSync();
+    const lines = Buffer.concat(written).toString().split('\n').filter(Boolean);
+    expect(lines.map(timeless)).toEqual(strings.lines.map(timeless));
+    expect(lines).toHaveLength(steps.length);
+    expect(lines.every((line) => /"time":\d{13},/.test(line) && /"responseTime":\d+[,}]/.test(line))).toBe(true);
   });
 });

@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
+import type { BufferedDestination } from './log-destination.ts';
 
 /** URLs and user agents are logged up to this many characters (Node reads both as latin1: bytes). */
 export const LOGGED_TEXT_MAX = 1024;
@@ -43,6 +44,9 @@ export interface RequestLog {
 
 const json = JSON.stringify;
 
+/** The logger's destination: pino's interface, and the bytes path when it is the process's stdout. */
+type Destination = { write(line: string): void } & Partial<Pick<BufferedDestination, 'writeLine'>>;
+
 /**
  * JSON strings of the texts a line repeats (URLs, user agents, addresses: clients send a handful
  * of each), so a cached page's line pays a Map lookup instead of escaping them again. Bounded:
@@ -69,6 +73,8 @@ interface Middle {
   ip: string | undefined;
   status: number;
   text: string;
+  /** `text` in UTF-8, made the first time a line goes to a destination that takes bytes. */
+  bytes?: Buffer;
 }
 
 /**
@@ -87,6 +93,13 @@ function fields(record: Record<string, unknown> | undefined): string {
   return out;
 }
 
+/** How a line ends: after the response time, the message. */
+const ENDINGS = {
+  completed: ',"msg":"request completed"}\n',
+  aborted: ',"msg":"request aborted"}\n',
+} as const;
+const ENDING_BYTES = { completed: Buffer.from(ENDINGS.completed), aborted: Buffer.from(ENDINGS.aborted) } as const;
+
 /** What comes before the clock reading, per level: `{"level":30,"time":`. */
 function levelHeads(logger: Logger): Record<'info' | 'warn' | 'error', string> {
   const head = (level: 'info' | 'warn' | 'error') => `{"level":${logger.levels.values[level]},"time":`;
@@ -102,9 +115,13 @@ function levelHeads(logger: Logger): Record<'info' | 'warn' | 'error', string> {
  * (issue 10, decision 011).
  */
 export function createRequestLog(logger: Logger, clientIp: (req: IncomingMessage) => string | undefined): RequestLog {
-  const destination = (logger as unknown as Record<symbol, { write(line: string): void }>)[pino.symbols.streamSym]!;
+  const destination = (logger as unknown as Record<symbol, Destination>)[pino.symbols.streamSym]!;
+  // The process's stdout (log-destination.ts) takes a line's prepared bytes; other destinations
+  // (tests' streams) take the same line as a string.
+  const bytesTo = typeof destination.writeLine === 'function' ? (destination as Required<Destination>) : undefined;
   const bindings = (logger as unknown as Record<symbol, string>)[pino.symbols.chindingsSym] ?? '';
   const heads = levelHeads(logger);
+  const headBytes = { info: Buffer.from(heads.info), warn: Buffer.from(heads.warn), error: Buffer.from(heads.error) };
   const afterTime = `${bindings},"req":{"method":`;
   const middleOf = (
     method: string,
@@ -117,7 +134,7 @@ export function createRequestLog(logger: Logger, clientIp: (req: IncomingMessage
     `${userAgent === undefined ? '' : `,"userAgent":${quote(userAgent)}`}}` +
     `${ip === undefined ? '' : `,"clientIp":${quote(ip)}`},"res":{"statusCode":${status}},"responseTime":`;
   /** The middle of this request's line: the connection's last one when it says the same. */
-  const middle = (req: IncomingMessage, url: string, status: number): string => {
+  const middle = (req: IncomingMessage, url: string, status: number): Middle => {
     const method = req.method ?? '';
     const userAgent = cut(req.headers['user-agent']);
     const ip = clientIp(req);
@@ -130,21 +147,23 @@ export function createRequestLog(logger: Logger, clientIp: (req: IncomingMessage
       last.userAgent === userAgent &&
       last.ip === ip
     )
-      return last.text;
-    const text = middleOf(method, url, userAgent, ip, status);
-    if (connection) lastMiddle.set(connection, { method, url, userAgent, ip, status, text });
-    return text;
+      return last;
+    const made: Middle = { method, url, userAgent, ip, status, text: middleOf(method, url, userAgent, ip, status) };
+    if (connection) lastMiddle.set(connection, made);
+    return made;
   };
   const write = (req: IncomingMessage, url: string, res: ServerResponse, startedAt: number) => {
     const status = res.statusCode;
     const level = levelOf(status);
     if (!logger.isLevelEnabled(level)) return;
-    const text = middle(req, url, status);
+    const said = middle(req, url, status);
     const now = Date.now();
-    destination.write(
-      `${heads[level]}${now}${text}${now - startedAt}` +
-        `${fields(notes.get(res))},"msg":"${res.writableEnded ? 'request completed' : 'request aborted'}"}\n`,
-    );
+    const note = notes.get(res);
+    const ending = res.writableEnded ? 'completed' : 'aborted';
+    if (bytesTo && !note) {
+      said.bytes ??= Buffer.from(said.text);
+      bytesTo.writeLine(headBytes[level], now, said.bytes, now - startedAt, ENDING_BYTES[ending]);
+    } else destination.write(`${heads[level]}${now}${said.text}${now - startedAt}${fields(note)}${ENDINGS[ending]}`);
   };
   return {
     written: (req, res, startedAt, url = req.url ?? '') => write(req, url, res, startedAt),
