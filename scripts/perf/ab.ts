@@ -7,28 +7,19 @@
  * beside it to see what the machine's noise alone gives.
  *
  *   node scripts/perf/ab.ts ROUNDS NAME=FLAGS[@DIST_DIR][%VAR=VALUE,...] ...
- *     FLAGS: Node flags separated by commas, or "none"; DIST_DIR: a build (default dist);
- *     VAR=VALUE: the server's environment ("free": a free port, for METRICS_PORT)
+ *     or NAME=bare[:FLAGS], the bare Node peer (scripts/perf/variants.ts says what each part means)
  *   e.g. node scripts/perf/ab.ts 12 semi1=--max-semi-space-size=1 none=none
  *        node scripts/perf/ab.ts 12 off=--max-semi-space-size=1 on=--max-semi-space-size=1%METRICS_PORT=free
+ *        node scripts/perf/ab.ts 12 app=--max-semi-space-size=1 bare=bare
  *
  * AB_SECONDS (default 2) sets a round's length per variant.
  */
-import { availableParallelism, loadavg } from 'node:os';
-import { type AppProcess, cpuMs, freePort, requireBuild, startApp, TASKSET } from '../../test/support/app-process.ts';
+import { availableParallelism } from 'node:os';
+import { type AppProcess, cpuMs, requireBuild, TASKSET } from '../../test/support/app-process.ts';
 import { median } from '../../test/support/stats.ts';
-import { runWrk } from './wrk.ts';
+import { homeWrk, loadAverage, parseVariant, startVariants, type Variant } from './variants.ts';
 
 const SECONDS = Number(process.env.AB_SECONDS ?? 2);
-const CONNECTIONS = 64;
-const ACCEPT = 'gzip, br';
-
-interface Variant {
-  name: string;
-  flags: string[];
-  dist: string;
-  env: Array<[string, string]>;
-}
 
 interface Round {
   rps: number;
@@ -36,45 +27,9 @@ interface Round {
   rssKb: number;
 }
 
-function parseVariant(spec: string): Variant {
-  const eq = spec.indexOf('=');
-  if (eq <= 0) throw new Error(`expected NAME=FLAGS[@DIST_DIR], got ${spec}`);
-  const [server = '', env = ''] = spec.slice(eq + 1).split('%');
-  const [flags = '', dist = 'dist'] = server.split('@');
-  return {
-    name: spec.slice(0, eq),
-    flags: flags === 'none' ? [] : flags.split(','),
-    dist,
-    env: env ? env.split(',').map((pair) => pair.split('=') as [string, string]) : [],
-  };
-}
-
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ');
-const wrk = (app: AppProcess, durationS: number) =>
-  runWrk({ url: `${app.url}/`, connections: CONNECTIONS, durationS, headers: { 'Accept-Encoding': ACCEPT }, cpu: 1 });
-
-async function start(variant: Variant): Promise<AppProcess> {
-  const env: Record<string, string> = { DIST_DIR: variant.dist };
-  for (const [name, value] of variant.env) env[name] = value === 'free' ? String(await freePort()) : value;
-  const app = await startApp(env, {
-    name: variant.name,
-    logFile: `/dev/null`,
-    cpu: 0,
-    logReaderCpu: 1,
-    args: [...variant.flags, `${variant.dist}/server/main.js`],
-  });
-  // Rendered, then cached: the fast lane answers from here on.
-  for (let i = 0; i < 3; i++) await fetch(`${app.url}/`).then((r) => r.arrayBuffer());
-  await wrk(app, SECONDS);
-  return app;
-}
-
 async function measure(app: AppProcess): Promise<Round> {
   const before = cpuMs(app.pid);
-  const result = await wrk(app, SECONDS);
+  const result = await homeWrk(app, SECONDS);
   if (result.non2xx3xx > 0) throw new Error(`${app.name}: ${result.non2xx3xx} answers not 2xx/3xx`);
   return { rps: result.rps, cpuUs: ((cpuMs(app.pid) - before) * 1000) / result.requests, rssKb: app.rssKb() };
 }
@@ -96,13 +51,13 @@ function report(variants: Variant[], rounds: Map<string, Round[]>): void {
 async function main(): Promise<void> {
   const rounds = Number(process.argv[2]);
   const variants = process.argv.slice(3).map(parseVariant);
-  if (!(rounds > 0) || variants.length < 2) throw new Error('usage: ab.ts ROUNDS NAME=FLAGS[@DIST_DIR] NAME=...');
+  if (!(rounds > 0) || variants.length < 2)
+    throw new Error('usage: ab.ts ROUNDS NAME=FLAGS[@DIST_DIR] NAME=... (or NAME=bare)');
   if (!TASKSET || availableParallelism() < 2) throw new Error('the A/B needs taskset (util-linux) and two CPUs');
   requireBuild();
-  const apps: Array<[Variant, AppProcess]> = [];
+  const apps: Array<[Variant, AppProcess]> = [...(await startVariants(variants, SECONDS))];
   try {
-    for (const variant of variants) apps.push([variant, await start(variant)]);
-    console.log(`load average before: ${load()}`);
+    console.log(`load average before: ${loadAverage()}`);
     const results = new Map<string, Round[]>(variants.map((v) => [v.name, []]));
     for (let round = 1; round <= rounds; round++) {
       const line: string[] = [];
@@ -114,7 +69,7 @@ async function main(): Promise<void> {
       console.log(`round ${round}: ${line.join(', ')}`);
     }
     report(variants, results);
-    console.log(`load average after: ${load()}`);
+    console.log(`load average after: ${loadAverage()}`);
   } finally {
     await Promise.all(apps.map(([, app]) => app.stop()));
   }
