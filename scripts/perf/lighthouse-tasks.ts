@@ -7,6 +7,7 @@
  *   node scripts/perf/lighthouse-tasks.ts [/ /radio …]   (after `npm run build`; starts the built app)
  *   STATIC=1 …   also audits a five-line static page served beside it (Lighthouse's own floor)
  *   RUNS=3 …     runs per page: each run's figures, the tasks of the run with the median estimate
+ *   FLAGS='--a --b' …   extra Chromium flags (an A/B of a launcher flag)
  *
  * Beside the observed tasks, Lighthouse's own view (Lantern, decision 048): the simulated first
  * paint, the simulated tasks its TBT counts, and the same simulation with each task's thread CPU
@@ -20,7 +21,13 @@ import * as Lantern from 'lighthouse/core/lib/lantern/lantern.js';
 import { MainThreadTasks } from 'lighthouse/core/lib/tracehouse/main-thread-tasks.js';
 import { TraceProcessor } from 'lighthouse/core/lib/tracehouse/trace-processor.js';
 import { freePort, startApp } from '../../test/support/app-process.ts';
-import { launchChromium, type RunnerResult, runWithArtifacts } from '../../test/support/lighthouse.ts';
+import {
+  launchChromium,
+  type RunnerResult,
+  runWithArtifacts,
+  warmPageCache,
+  warmUpChromium,
+} from '../../test/support/lighthouse.ts';
 
 const MIN_TASK_MS = Number(process.env.MIN_TASK_MS ?? 12);
 const RUNS = Number(process.env.RUNS ?? 1);
@@ -199,9 +206,10 @@ const port = await freePort();
 const app = await startApp({ PORT: String(port), SITE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn' });
 const staticServer = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(STATIC_PAGE));
 await new Promise<void>((resolve) => staticServer.listen(0, '127.0.0.1', resolve));
-const chromium = await launchChromium();
+const chromium = await launchChromium(process.env.FLAGS?.split(' ').filter(Boolean));
 try {
-  for (const route of routes) await (await fetch(app.url + route)).text();
+  await warmPageCache(app.url);
+  await warmUpChromium(app.url, chromium.port);
   if (process.env.STATIC)
     console.log(await report(`http://127.0.0.1:${(staticServer.address() as AddressInfo).port}/`, chromium.port));
   for (const route of routes) console.log(await report(app.url + route, chromium.port));

@@ -19,6 +19,7 @@ import {
   formatTable,
   launchChromium,
   type PageResult,
+  warmPageCache,
 } from '../support/lighthouse.ts';
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 1);
@@ -33,8 +34,7 @@ beforeAll(async () => {
     startApp({ PORT: String(port), SITE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn' }),
     launchChromium(),
   ]);
-  // Warm the page cache as production traffic would; Lighthouse audits the steady state.
-  for (const path of AUDITED_PATHS) await (await fetch(app.url + path)).text();
+  await warmPageCache(app.url);
 });
 
 afterAll(async () => {

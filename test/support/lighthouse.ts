@@ -13,6 +13,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Launcher } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { CHROMIUM_BASE_FLAGS, CHROMIUM_PATH, requireChromium } from './chromium.ts';
 import { median } from './stats.ts';
@@ -26,29 +27,24 @@ export const LIGHTHOUSE_TARGETS = { performance: 95, accessibility: 100, seo: 10
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 type Category = (typeof CATEGORIES)[number];
 
-const CHROMIUM_FLAGS = [
-  ...CHROMIUM_BASE_FLAGS,
-  // From chrome-launcher's defaults: keep Chromium quiet and the page's timers unthrottled.
-  '--disable-extensions',
-  '--disable-default-apps',
-  '--disable-client-side-phishing-detection',
-  '--disable-domain-reliability',
-  '--disable-features=Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,InterestFeedContentSuggestions,AutofillServerCommunication,RenderDocument',
-  '--disable-background-timer-throttling',
-  '--disable-backgrounding-occluded-windows',
-  '--disable-renderer-backgrounding',
-  '--disable-hang-monitor',
-  '--metrics-recording-only',
-  '--mute-audio',
-  '--no-default-browser-check',
-  '--password-store=basic',
-  // No background tracing: Lighthouse needs the tracing service for itself.
-  '--force-fieldtrials=*BackgroundTracing/default/',
-  // Every host but loopback resolves nowhere: third parties fail fast.
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost',
-  '--remote-debugging-address=127.0.0.1',
-  '--remote-debugging-port=0',
-];
+/**
+ * Lighthouse's own launcher flags (chrome-launcher's defaults: no background services, the page's
+ * timers and renderer never backgrounded), then ours: the closed network, DevTools on loopback.
+ * `extraFlags` is for an A/B of one flag (scripts/lighthouse.ts --flag).
+ */
+function chromiumFlags(extraFlags: readonly string[]): string[] {
+  return [
+    ...new Set([
+      ...Launcher.defaultFlags(),
+      ...CHROMIUM_BASE_FLAGS,
+      // Every host but loopback resolves nowhere: third parties fail fast.
+      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost',
+      '--remote-debugging-address=127.0.0.1',
+      '--remote-debugging-port=0',
+      ...extraFlags,
+    ]),
+  ];
+}
 
 export interface Chromium {
   /** DevTools port Lighthouse connects to. */
@@ -57,11 +53,11 @@ export interface Chromium {
 }
 
 /** Starts headless Chromium with a fresh profile and waits for its DevTools port. */
-export async function launchChromium(): Promise<Chromium> {
+export async function launchChromium(extraFlags: readonly string[] = []): Promise<Chromium> {
   const profile = mkdtempSync(join(tmpdir(), 'lighthouse-chromium-'));
   const child: ChildProcess = spawn(
     requireChromium(),
-    [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, 'about:blank'],
+    [...chromiumFlags(extraFlags), `--user-data-dir=${profile}`, 'about:blank'],
     {
       stdio: ['ignore', 'ignore', 'pipe'],
     },
@@ -107,6 +103,8 @@ export interface RunFigures {
   fcpMs: number;
   lcpMs: number;
   speedIndexMs: number;
+  /** Lighthouse's measure of this machine's speed at the run (its CPU multiplier assumes ≥ 1300). */
+  benchmarkIndex: number;
 }
 
 /** An audit that lost points, with the elements it names, so a failure says where to look. */
@@ -192,6 +190,7 @@ function figuresOf(lhr: Lhr): RunFigures {
     fcpMs: metric('first-contentful-paint'),
     lcpMs: metric('largest-contentful-paint'),
     speedIndexMs: metric('speed-index'),
+    benchmarkIndex: lhr.environment.benchmarkIndex,
   };
 }
 
@@ -272,30 +271,47 @@ export async function runWithArtifacts(
 
 /** `runs` Lighthouse runs of one page; the median of each figure and every failing audit. */
 export async function auditPage(baseUrl: string, path: string, port: number, runs: number): Promise<PageResult> {
-  const all: RunFigures[] = [];
-  const tasks: string[][] = [];
+  const reports: Lhr[] = [];
+  const warnings = new Set<string>();
+  for (let i = 0; i < runs; i++) reports.push(await runOnce(baseUrl + path, port, warnings));
+  return summarisePage(path, reports, warnings);
+}
+
+/** A page's runs (Lighthouse's reports, in order) summed up: medians, failing audits, long tasks, shifts. */
+export function summarisePage(path: string, reports: Lhr[], retries: Set<string> = new Set()): PageResult {
+  const all = reports.map(figuresOf);
   const shifts = new Set<string>();
   const failing = new Map<string, FailingAudit>();
-  const warnings = new Set<string>();
-  for (let i = 0; i < runs; i++) {
-    const lhr = await runOnce(baseUrl + path, port, warnings);
-    all.push(figuresOf(lhr));
-    tasks.push(longTasksOf(lhr));
+  const warnings = new Set(retries);
+  reports.forEach((lhr, i) => {
     for (const shift of layoutShiftsOf(lhr)) shifts.add(`run ${i + 1}: ${shift}`);
     for (const f of failingAudits(lhr)) if (!failing.has(f.id)) failing.set(f.id, f);
     for (const w of lhr.runWarnings) warnings.add(String(w));
-  }
+  });
   const mid = median(all.map((r) => r.tbtMs));
-  const longTasks = tasks[all.findIndex((r) => r.tbtMs === mid)] ?? tasks[0] ?? [];
+  const midReport = reports[all.findIndex((r) => r.tbtMs === mid)] ?? reports[0];
   return {
     path,
     runs: all,
     median: medianFigures(all),
     failing: [...failing.values()],
-    longTasks,
+    longTasks: midReport ? longTasksOf(midReport) : [],
     layoutShifts: [...shifts],
     warnings: [...warnings],
   };
+}
+
+/** Fetches each page once, as production traffic would: Lighthouse audits the page cache's steady state. */
+export async function warmPageCache(baseUrl: string): Promise<void> {
+  for (const path of AUDITED_PATHS) await (await fetch(baseUrl + path)).text();
+}
+
+/**
+ * One audit of the home page whose figures are thrown away: the first audit after Chromium starts
+ * pays for Chromium's own cold start (/ scored 94, then 100 in the next run), not for the page.
+ */
+export async function warmUpChromium(baseUrl: string, port: number): Promise<void> {
+  await runOnce(`${baseUrl}/`, port, undefined, { categories: ['performance'] });
 }
 
 /** Which targets a page's median misses, in words. */
@@ -311,7 +327,21 @@ export function missedTargets(m: RunFigures): string[] {
 }
 
 export function formatTable(results: PageResult[]): string {
-  const header = ['page', 'perf', 'a11y', 'bp', 'seo', 'CLS', 'TBT ms', 'FCP ms', 'LCP ms', 'SI ms', 'perf runs'];
+  const header = [
+    'page',
+    'perf',
+    'a11y',
+    'bp',
+    'seo',
+    'CLS',
+    'TBT ms',
+    'FCP ms',
+    'LCP ms',
+    'SI ms',
+    'bench idx',
+    'perf runs',
+    'TBT runs',
+  ];
   const rows = results.map((r) => [
     r.path,
     String(r.median.performance),
@@ -323,7 +353,9 @@ export function formatTable(results: PageResult[]): string {
     String(Math.round(r.median.fcpMs)),
     String(Math.round(r.median.lcpMs)),
     String(Math.round(r.median.speedIndexMs)),
+    String(Math.round(r.median.benchmarkIndex)),
     r.runs.map((x) => x.performance).join('/'),
+    r.runs.map((x) => Math.round(x.tbtMs)).join('/'),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) =>
