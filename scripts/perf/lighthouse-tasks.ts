@@ -143,6 +143,40 @@ async function simulatedView(result: RunnerResult, traceStart: number): Promise<
   return lines;
 }
 
+interface TraceEvent {
+  pid: number;
+  tid: number;
+  ph: string;
+  name: string;
+  cat: string;
+  ts: number;
+  tdur?: number;
+  args?: { name?: string };
+}
+
+/**
+ * What the other processes did in the load's first 3 s (decision 048): the screenshots Lighthouse's
+ * filmstrip took (one per frame drawn) and the CPU time of each process's top-level tasks, by
+ * process. On a 2-core machine the browser and GPU processes' CPU is time the renderer may wait for.
+ */
+function otherProcesses(events: TraceEvent[], timeOrigin: number): string {
+  const processName = new Map<number, string>();
+  for (const e of events) if (e.ph === 'M' && e.name === 'process_name') processName.set(e.pid, e.args?.name ?? '?');
+  const inWindow = (e: TraceEvent) => e.ts >= timeOrigin && e.ts < timeOrigin + 3_000_000;
+  const screenshots = events.filter((e) => e.name === 'Screenshot' && inWindow(e)).length;
+  const cpu = new Map<string, number>();
+  for (const e of events) {
+    if (e.ph !== 'X' || !e.cat.split(',').includes('toplevel') || !e.tdur || !inWindow(e)) continue;
+    const name = processName.get(e.pid) ?? String(e.pid);
+    cpu.set(name, (cpu.get(name) ?? 0) + e.tdur / 1000);
+  }
+  const byProcess = [...cpu]
+    .sort((x, y) => y[1] - x[1])
+    .map(([name, ms]) => `${name} ${ms.toFixed(0)}`)
+    .join(', ');
+  return `  first 3 s: ${screenshots} screenshots; top-level task CPU ms by process: ${byProcess}`;
+}
+
 interface RunReport {
   text: string;
   performance: number;
@@ -186,6 +220,9 @@ async function tasksOf(url: string, port: number): Promise<RunReport> {
   }
   lines.push(
     `  top-level tasks of ${MIN_TASK_MS} ms or more (observed, unthrottled): ${total.toFixed(0)} ms wall, ${totalCpu.toFixed(0)} ms CPU; after the first paint, Σ max(0, 4 × CPU − 50) = ${blockingFromCpu.toFixed(0)} ms`,
+  );
+  lines.push(
+    otherProcesses(result.artifacts.Trace.traceEvents as unknown as TraceEvent[], processed.timestamps.timeOrigin),
   );
   lines.push(...(await simulatedView(result, processed.timestamps.timeOrigin)));
   return { text: lines.join('\n'), performance, tbtMs: audit('total-blocking-time'), blockingFromCpu };
