@@ -11,6 +11,7 @@
  * - `node scripts/lighthouse.ts [runs] --ab-dist=<dir>`: two builds; A is the app built into <dir>
  *   (a copy of an earlier `dist`, kept inside the repository so that it finds node_modules), B the
  *   one in `dist`, audited by the same Chromium.
+ * `--paths=/,/about` audits those routes only (default: every route).
  */
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -61,9 +62,13 @@ async function startChromium(baseUrl: string, flags: string[] = []): Promise<Chr
 }
 
 /** Both sides audit each route `runs` times, taking turns to go first. */
-async function auditAB(sides: [Side, Side], runs: number): Promise<[PageResult[], PageResult[]]> {
+async function auditAB(
+  sides: [Side, Side],
+  paths: readonly string[],
+  runs: number,
+): Promise<[PageResult[], PageResult[]]> {
   const results: [PageResult[], PageResult[]] = [[], []];
-  for (const path of AUDITED_PATHS) {
+  for (const path of paths) {
     const reports: [Lhr[], Lhr[]] = [[], []];
     const retries = [new Set<string>(), new Set<string>()] as const;
     for (let i = 0; i < runs; i++) {
@@ -133,10 +138,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     const sides = await setUp(option('ab'), option('ab-dist'), stack);
     console.log('(one warm-up audit of / per Chromium and app after the start, not counted)');
-    if (sides.length === 2) reportAB(sides as [Side, Side], await auditAB(sides as [Side, Side], runs));
+    const paths = option('paths')?.split(',') ?? AUDITED_PATHS;
+    if (sides.length === 2) reportAB(sides as [Side, Side], await auditAB(sides as [Side, Side], paths, runs));
     else {
       const results: PageResult[] = [];
-      for (const path of AUDITED_PATHS) results.push(await auditPage(sides[0]!.baseUrl, path, sides[0]!.port, runs));
+      for (const path of paths) results.push(await auditPage(sides[0]!.baseUrl, path, sides[0]!.port, runs));
       report(results);
     }
   } finally {

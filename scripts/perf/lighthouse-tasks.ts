@@ -166,7 +166,7 @@ function otherProcesses(events: TraceEvent[], timeOrigin: number): string {
   const screenshots = events.filter((e) => e.name === 'Screenshot' && inWindow(e)).length;
   const cpu = new Map<string, number>();
   for (const e of events) {
-    if (e.ph !== 'X' || !e.cat.split(',').includes('toplevel') || !e.tdur || !inWindow(e)) continue;
+    if (e.ph !== 'X' || e.name !== 'RunTask' || !e.tdur || !inWindow(e)) continue;
     const name = processName.get(e.pid) ?? String(e.pid);
     cpu.set(name, (cpu.get(name) ?? 0) + e.tdur / 1000);
   }
