@@ -33,6 +33,25 @@ async function open(path: string, width: number, options: { bypassCSP?: boolean;
   return { context, page, problems };
 }
 
+/** The scroll position once it has stayed the same for three animation frames. */
+function settledScrollY(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let last = Number.NaN;
+        let still = 0;
+        const frame = () => {
+          const y = Math.round(window.scrollY);
+          still = y === last ? still + 1 : 0;
+          last = y;
+          if (still >= 3) resolve(y);
+          else requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+      }),
+  );
+}
+
 /** Counts every text the announcer is given, from now on. */
 async function watchAnnouncer(page: Page): Promise<void> {
   await page.evaluate(() => {
@@ -96,15 +115,21 @@ describe('after an in-site navigation', () => {
     const { context, page } = await open('/', 1280);
     const link = page.locator('footer a[href="/about"]');
     await link.scrollIntoViewIfNeeded();
-    const before = await page.evaluate(() => Math.round(window.scrollY));
+    const before = await settledScrollY(page);
     expect(before).toBeGreaterThan(1000);
+    // What the reader sees: the link's place on the screen. The front page's lower blocks are laid
+    // out only as they near the screen (decision 048): after the jump, those above have estimated
+    // sizes, so the same view may be another distance from the document's top once they are real.
+    const linkTop = () => link.evaluate((l) => l.getBoundingClientRect().top);
+    const linkBefore = await linkTop();
     await link.click();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/about');
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
     await page.evaluate(() => window.scrollTo(0, 300));
     await page.goBack();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/');
-    await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(before);
+    // Within a pixel: a scroll position is whole pixels, the blocks' real sizes need not be.
+    await expect.poll(async () => Math.abs((await linkTop()) - linkBefore)).toBeLessThanOrEqual(1);
     await page.goForward();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/about');
     await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(300);

@@ -10,6 +10,7 @@ import { notFoundAds } from '../../src/shared/content/ads.ts';
 import { homeBottomAds, homeSections, homeTopAds } from '../../src/shared/content/home.ts';
 import { termsAdBreaks } from '../../src/shared/content/terms.ts';
 import type { AdRowSpec } from '../../src/shared/content/types.ts';
+import { LAY_OUT_ALL_CLASS } from '../../src/shared/ui/chrome/use-scroll-on-navigation.ts';
 import { viewportAt, visibleItems } from '../../src/shared/ui/components/ad-layout.ts';
 import { startApp, type AppProcess } from '../support/app-process.ts';
 import {
@@ -75,6 +76,14 @@ async function hydrated(page: Page): Promise<void> {
     .toBe('dark');
   await toggle.click();
 }
+
+/**
+ * The front page's lower blocks are laid out only as they near the screen (`content-visibility: auto`,
+ * decision 048): until then their content has no boxes. Geometry is measured with every block laid
+ * out, as the app itself does for back, forward and section anchors.
+ */
+const layOutAll = (page: Page) =>
+  page.evaluate((name) => document.documentElement.classList.add(name), LAY_OUT_ALL_CLASS);
 
 // The not-found page's own 404 is reported too; it is expected.
 const pageProblems = (problems: string[]) => ownProblems(problems, 'status of 404');
@@ -176,6 +185,8 @@ describe('content is present', () => {
     for (const width of [375, 1280]) {
       const { page, problems } = await open(path, width);
       // innerText: only what is displayed (CSS may upper-case labels, so compare case-insensitively).
+      // Blocks laid out only near the screen (`content-visibility: auto`) leave it until seen.
+      await layOutAll(page);
       const text = (await page.locator('body').innerText()).toLowerCase();
       for (const word of words) expect(text, `${path} @${width}: ${word}`).toContain(word.toLowerCase());
       expect(pageProblems(problems)).toEqual([]);
@@ -230,7 +241,11 @@ describe('home layout', () => {
     await untilPageSettled(page);
     expect(await frame.count()).toBe(0);
     const box = page.locator('.imageboard__frame');
-    const top = await box.evaluate((b) => b.getBoundingClientRect().top + scrollY);
+    // From the block's own top: the blocks above it are laid out only as they near the screen, so
+    // its place in the document changes when they are (decision 048), not the frame's in it.
+    const topInBlock = (el: Element) =>
+      el.getBoundingClientRect().top - el.closest('.imageboard')!.getBoundingClientRect().top;
+    const top = await box.evaluate(topInBlock);
     expect(await box.evaluate((b) => b.getBoundingClientRect().height)).toBe(1600);
 
     await page.locator('.imageboard h2').scrollIntoViewIfNeeded();
@@ -238,12 +253,13 @@ describe('home layout', () => {
     expect(await frame.getAttribute('src')).toBe(await page.locator('.imageboard .embed-note a').getAttribute('href'));
     expect(await frame.evaluate((f) => f.getBoundingClientRect().height)).toBeGreaterThanOrEqual(1600);
     // The frame took the reserved box: nothing moved.
-    expect(await frame.evaluate((f) => f.getBoundingClientRect().top + scrollY)).toBe(top);
+    expect(await frame.evaluate(topInBlock)).toBe(top);
     expect(await layoutShiftSoFar(page)).toBeLessThan(0.01);
   });
 
   it.each([375, 1280])('ad rows follow the layout rule at %i px', async (width) => {
     const { page } = await open('/', width);
+    await layOutAll(page);
     expect(await displayedRows(page)).toEqual(expectedRows([homeTopAds, homeBottomAds], width));
     // Three side by side per line on desktop; one per line on a phone.
     const lines = await page
@@ -284,6 +300,7 @@ describe('ad boxes', () => {
 
   it('reserve 250 or 600 px, and the script containers 250 px, before anything loads', async () => {
     const { page } = await open('/', 1280);
+    await layOutAll(page);
     const heights = await page
       .locator('.ad-slot')
       .evaluateAll((slots) =>

@@ -1,8 +1,15 @@
 import { useEffect, useRef } from 'react';
 import { useNavigation } from '../navigation.tsx';
+import { type ScrollAnchor, scrollToAnchor, viewportAnchor } from './scroll-anchor.ts';
 
-/** Scroll positions of this document's history entries, by react-router's key, for back and forward. */
-const positions = new Map<string, number>();
+/**
+ * On the root, turns off the front page's `content-visibility: auto` (home.css): every block is laid
+ * out with its real size while it is there.
+ */
+export const LAY_OUT_ALL_CLASS = 'lay-out-all';
+
+/** Where the reader was in each of this document's history entries, by react-router's key, for back and forward. */
+const positions = new Map<string, { y: number; anchor: ScrollAnchor | undefined }>();
 
 /**
  * Where a page lands after an in-site navigation, and where the focus goes:
@@ -20,9 +27,22 @@ export function useScrollOnNavigation(): void {
   const hydrated = useRef(false);
 
   useEffect(() => {
-    const remember = () => positions.set(currentKey.current, window.scrollY);
+    const remember = () => positions.set(currentKey.current, { y: window.scrollY, anchor: viewportAnchor() });
+    // Back and forward within the document are ours: the browser's own restoration would come after
+    // ours and put back the distance from the top, which is not the same view where the front page's
+    // blocks have estimated sizes. A reload or a return to the page from elsewhere is the browser's.
+    const manual = () => (history.scrollRestoration = 'manual');
+    const auto = () => (history.scrollRestoration = 'auto');
+    manual();
     window.addEventListener('scroll', remember, { passive: true });
-    return () => window.removeEventListener('scroll', remember);
+    window.addEventListener('pageshow', manual);
+    window.addEventListener('pagehide', auto);
+    return () => {
+      window.removeEventListener('scroll', remember);
+      window.removeEventListener('pageshow', manual);
+      window.removeEventListener('pagehide', auto);
+      auto();
+    };
   }, []);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: every navigation (a new entry, or a page tried again) is the trigger.
@@ -33,11 +53,31 @@ export function useScrollOnNavigation(): void {
       return;
     }
     const target = hash ? document.getElementById(safeDecode(hash.slice(1))) : null;
-    if (pop) window.scrollTo(0, positions.get(key) ?? 0);
-    else if (target) target.scrollIntoView();
+    if (pop) withEverythingLaidOut(() => restore(positions.get(key)));
+    else if (target) withEverythingLaidOut(() => target.scrollIntoView());
     else window.scrollTo(0, 0);
     (target ?? mainHeading())?.focus({ preventScroll: true });
   }, [pathname, hash, key, attempt]);
+}
+
+/** Back or forward: the reader's view of that entry again, or its distance from the top if the page has changed. */
+function restore(position: { y: number; anchor: ScrollAnchor | undefined } | undefined): void {
+  window.scrollTo(0, position?.y ?? 0);
+  if (position?.anchor) scrollToAnchor(position.anchor);
+}
+
+/**
+ * Scrolls to a place measured against real sizes. Blocks laid out only as they near the screen
+ * (`content-visibility: auto`, the front page's) have estimated sizes until seen, so a restored
+ * position or a section's top would land elsewhere (or past the page's end), and the blocks shown
+ * around it would then move it: everything is laid out for one frame, long enough for each block to
+ * remember its real size (`contain-intrinsic-size: auto`), then skipped again where off screen.
+ */
+function withEverythingLaidOut(scroll: () => void): void {
+  const root = document.documentElement;
+  root.classList.add(LAY_OUT_ALL_CLASS);
+  scroll();
+  requestAnimationFrame(() => requestAnimationFrame(() => root.classList.remove(LAY_OUT_ALL_CLASS)));
 }
 
 /** The page's main heading, made focusable; the main region if the page has none. */
