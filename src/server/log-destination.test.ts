@@ -94,6 +94,17 @@ describe("the request log's prepared lines", () => {
     expect(out.text()).toBe('{"a":1}\n{"t":1764156000123,"é":"x","rt":0}\n{"b":2}\n');
   });
 
+  it('sends a line longer than the whole buffer on its own, after what waited', () => {
+    const out = recorder();
+    const destination = new BufferedDestination(out.write);
+    const long = 'y'.repeat(BUFFER_BYTES);
+    destination.write('a\n');
+    destination.writeLine(bytes('{"t":'), 12, bytes(`,"m":"${long}","rt":`), 3, bytes('}\n'));
+    destination.write('b\n');
+    destination.flushSync();
+    expect(out.text()).toBe(`a\n{"t":12,"m":"${long}","rt":3}\nb\n`);
+  });
+
   it('writes by itself when the next line might not fit, and loses nothing', () => {
     const out = recorder();
     const destination = new BufferedDestination(out.write);

@@ -25,8 +25,6 @@ const NEWLINE = 0x0a;
 /** The most bytes a whole number takes in decimal: a sign and 16 digits (2 ** 53 has 16). */
 const MAX_DIGITS = 17;
 
-const bytesText = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString();
-
 /** Writes a whole number as decimal digits (as `String(n)` would) at `at`; returns where they end. */
 export function putInteger(buffer: Uint8Array, at: number, n: number): number {
   let rest = n;
@@ -92,7 +90,7 @@ export class BufferedDestination {
     if (most > BUFFER_BYTES - this.used) {
       this.flushSync();
       if (most > BUFFER_BYTES) {
-        this.send(Buffer.from(`${bytesText(head)}${time}${bytesText(middle)}${elapsed}${bytesText(tail)}`));
+        this.send(Buffer.concat([head, Buffer.from(String(time)), middle, Buffer.from(String(elapsed)), tail]));
         return;
       }
     }
