@@ -56,6 +56,7 @@ import { untilCached } from '../test/support/http.ts';
 import { median } from '../test/support/stats.ts';
 import { requireWrk, runWrk, type WrkResult } from './perf/wrk.ts';
 import { fetchBytes } from './perf/fetch-bytes.ts';
+import { barePeerArgs } from './perf/variants.ts';
 import { warmNginxCache, withTlsStatic } from './perf/nginx-tls-static.ts';
 import { table } from './text-table.ts';
 
@@ -164,14 +165,7 @@ type HomePage = Awaited<ReturnType<typeof cachedHomePage>>;
 
 /** The peer: the same brotli answer from a bare Node server. */
 function startBareNode(bench: Bench, br: HomePage['br']): Promise<AppProcess> {
-  writeFileSync(join(bench.dir, 'bare-body.br'), br.body);
-  writeFileSync(join(bench.dir, 'bare-headers.json'), JSON.stringify(br.headers));
-  return startServer(bench, 'node bare', {}, [
-    ...shippedServerArgs().slice(0, -1),
-    'scripts/perf/bare-node.ts',
-    join(bench.dir, 'bare-body.br'),
-    join(bench.dir, 'bare-headers.json'),
-  ]);
+  return startServer(bench, 'node bare', {}, [...shippedServerArgs().slice(0, -1), ...barePeerArgs(bench.dir, br)]);
 }
 
 /** nginx gets the very same bytes: the HTML, and the app's gzip copy for gzip_static. */

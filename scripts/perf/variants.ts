@@ -81,21 +81,18 @@ async function startAppVariant(variant: Variant): Promise<AppProcess> {
   return app;
 }
 
+/** The bare Node peer's script and its arguments, with the answer it is to send written into `dir`. */
+export function barePeerArgs(dir: string, page: { body: Buffer; headers: Array<[string, string]> }): string[] {
+  writeFileSync(join(dir, 'bare-body.br'), page.body);
+  writeFileSync(join(dir, 'bare-headers.json'), JSON.stringify(page.headers));
+  return ['scripts/perf/bare-node.ts', join(dir, 'bare-body.br'), join(dir, 'bare-headers.json')];
+}
+
 async function startBare(variant: Variant, app: AppProcess): Promise<AppProcess> {
   const page = await fetchBytes(`${app.url}/`, 'br');
   if (page.status !== 200 || page.encoding !== 'br') throw new Error(`${app.name}: no cached brotli home page`);
-  const dir = mkdtempSync(join(tmpdir(), 'bare-peer-'));
-  writeFileSync(join(dir, 'body.br'), page.body);
-  writeFileSync(join(dir, 'headers.json'), JSON.stringify(page.headers));
-  return startApp(
-    {},
-    {
-      name: variant.name,
-      logFile: '/dev/null',
-      cpu: 0,
-      args: [...variant.flags, 'scripts/perf/bare-node.ts', join(dir, 'body.br'), join(dir, 'headers.json')],
-    },
-  );
+  const args = barePeerArgs(mkdtempSync(join(tmpdir(), 'bare-peer-')), page);
+  return startApp({}, { name: variant.name, logFile: '/dev/null', cpu: 0, args: [...variant.flags, ...args] });
 }
 
 /** Starts every variant (apps first: a bare peer copies the first app's page), each warmed by `warmSeconds` of load. */
