@@ -8,10 +8,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import compression from 'compression';
 import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
-import proxyaddr from 'proxy-addr';
 import type { ReactNode } from 'react';
 import { KILL_SWITCH_FILE } from '../shared/service-worker.ts';
 import { type StaticFiles, staticFiles } from './assets.ts';
+import { clientIpOf } from './client-ip.ts';
 import type { Config } from './config.ts';
 import { type AnswerObserver, createFrontDoor, type FrontDoor, type Lane, type LaneName } from './front-door.ts';
 import type { Logger } from 'pino';
@@ -174,10 +174,7 @@ export function createApp(config: Config, parts: AppParts): App {
   const app = expressChain({ config, logger, streams, files, pageRoute });
 
   // The client's address for every lane, as Express's req.ip (X-Forwarded-For only from a trusted proxy).
-  const trust = config.trustProxy;
-  const clientIp = trust
-    ? (req: IncomingMessage) => proxyaddr(req, trust)
-    : (req: IncomingMessage) => req.socket.remoteAddress;
+  const clientIp = clientIpOf(config.trustProxy);
   const requestLog = createRequestLog(logger, clientIp);
 
   /** The stream, before Express (stream/index.ts says why). */
