@@ -45,6 +45,23 @@ describe('clientIpOf', () => {
     expect(ip(request('127.0.0.1', '203.0.113.9'))).toBe('203.0.113.9');
   });
 
+  it('forgets what it remembered once full: its memory stays bounded', () => {
+    let asked = 0;
+    const counting: ProxyTrust = (address, hop) => {
+      asked++;
+      return loopback(address, hop);
+    };
+    const ip = clientIpOf(counting);
+    ip(request('127.0.0.1', '203.0.113.9'));
+    const first = asked;
+    ip(request('127.0.0.1', '203.0.113.9'));
+    expect(asked).toBe(first);
+    for (let i = 0; i < REMEMBERED_MAX; i++) ip(request('127.0.0.1', `198.51.${i >> 8}.${i & 255}`));
+    const before = asked;
+    ip(request('127.0.0.1', '203.0.113.9'));
+    expect(asked).toBeGreaterThan(before);
+  });
+
   it('stays right past its bound (invented headers)', () => {
     const ip = clientIpOf(loopback);
     for (let i = 0; i < REMEMBERED_MAX * 2 + 3; i++) {
