@@ -125,7 +125,15 @@ describe('after an in-site navigation', () => {
     await link.click();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/about');
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
-    await page.evaluate(() => window.scrollTo(0, 300));
+    // The page hears of a scroll at the next frame, and a reader's back click always comes after
+    // that: wait for the event (this listener runs after the app's, added first).
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          window.addEventListener('scroll', () => resolve(), { once: true });
+          window.scrollTo(0, 300);
+        }),
+    );
     await page.goBack();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/');
     // Within a pixel: a scroll position is whole pixels, the blocks' real sizes need not be.
