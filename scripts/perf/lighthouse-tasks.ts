@@ -8,13 +8,16 @@
  *   STATIC=1 …   also audits a five-line static page served beside it (Lighthouse's own floor)
  *   RUNS=3 …     runs per page: each run's figures, the tasks of the run with the median estimate
  *   FLAGS='--a --b' …   extra Chromium flags (an A/B of a launcher flag)
+ *   TRACE_DIR=dir …   also writes each run's trace there (for the DevTools performance panel)
  *
  * Beside the observed tasks, Lighthouse's own view (Lantern, decision 048): the simulated first
  * paint, the simulated tasks its TBT counts, and the same simulation with each task's thread CPU
  * time instead of its wall time (an estimate a busy machine hardly changes).
  */
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { LanternFirstContentfulPaint } from 'lighthouse/core/computed/metrics/lantern-first-contentful-paint.js';
 import { LanternTotalBlockingTime } from 'lighthouse/core/computed/metrics/lantern-total-blocking-time.js';
 import * as Lantern from 'lighthouse/core/lib/lantern/lantern.js';
@@ -187,6 +190,10 @@ interface RunReport {
 async function tasksOf(url: string, port: number): Promise<RunReport> {
   const result = await runWithArtifacts(url, port, undefined, { categories: ['performance'] });
   const origin = new URL(url).origin;
+  if (process.env.TRACE_DIR) {
+    const name = `${new URL(url).pathname.replaceAll('/', '_') || '_'}-${Date.now()}.json`;
+    writeFileSync(join(process.env.TRACE_DIR, name), JSON.stringify(result.artifacts.Trace));
+  }
   const processed = TraceProcessor.processTrace(result.artifacts.Trace);
   const tasks = MainThreadTasks.getMainThreadTasks(
     processed.mainThreadEvents,
