@@ -7,7 +7,7 @@
  *   NAME=FLAGS[@DIST_DIR][%VAR=VALUE,...]   the app; FLAGS: Node flags separated by commas, or
  *                                           "none"; DIST_DIR: a build (default dist); VAR=VALUE:
  *                                           its environment ("free": a free port, for METRICS_PORT)
- *   NAME=bare[:FLAGS]                       scripts/perf/bare-node.ts with the first app's brotli
+ *   NAME=bare[:FLAGS][%VAR=VALUE,...]       scripts/perf/bare-node.ts with the first app's brotli
  *                                           home page and headers (FLAGS default: `npm start`'s)
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -36,11 +36,17 @@ export function parseVariant(spec: string): Variant {
   if (eq <= 0) throw new Error(`expected NAME=FLAGS[@DIST_DIR] or NAME=bare[:FLAGS], got ${spec}`);
   const name = spec.slice(0, eq);
   const rest = spec.slice(eq + 1);
-  if (rest === 'bare' || rest.startsWith('bare:')) {
-    const flags = rest.slice('bare:'.length);
-    return { name, bare: true, flags: flags ? flagList(flags) : shippedServerArgs().slice(0, -1), dist: '', env: [] };
-  }
   const [server = '', env = ''] = rest.split('%');
+  if (server === 'bare' || server.startsWith('bare:')) {
+    const flags = server.slice('bare:'.length);
+    return {
+      name,
+      bare: true,
+      flags: flags ? flagList(flags) : shippedServerArgs().slice(0, -1),
+      dist: '',
+      env: env ? env.split(',').map((pair) => pair.split('=') as [string, string]) : [],
+    };
+  }
   const [flags = '', dist = 'dist'] = server.split('@');
   return {
     name,
@@ -78,7 +84,17 @@ async function startAppVariant(variant: Variant): Promise<AppProcess> {
   });
   // Rendered, then cached: the fast lane answers from here on.
   for (let i = 0; i < 3; i++) await fetch(`${app.url}/`).then((r) => r.arrayBuffer());
+  await otherLanes(app);
   return app;
+}
+
+/** Targets a site's traffic asks for besides cached pages: a file, a 404 page, robots.txt, a refused stream port. */
+export const OTHER_LANES = ['/sw.js', '/favicon.ico', '/no-such-page', '/robots.txt', '/api/stream?port=1'] as const;
+
+/** Answers from the other lanes first, as a running site has given them (they shape what V8 compiles). */
+export async function otherLanes(server: { url: string }, times = 20): Promise<void> {
+  for (let i = 0; i < times; i++)
+    for (const path of OTHER_LANES) await fetch(`${server.url}${path}`).then((r) => r.arrayBuffer());
 }
 
 /** The bare Node peer's script and its arguments, with the answer it is to send written into `dir`. */
@@ -92,7 +108,12 @@ async function startBare(variant: Variant, app: AppProcess): Promise<AppProcess>
   const page = await fetchBytes(`${app.url}/`, 'br');
   if (page.status !== 200 || page.encoding !== 'br') throw new Error(`${app.name}: no cached brotli home page`);
   const args = barePeerArgs(mkdtempSync(join(tmpdir(), 'bare-peer-')), page);
-  return startApp({}, { name: variant.name, logFile: '/dev/null', cpu: 0, args: [...variant.flags, ...args] });
+  return startApp(Object.fromEntries(variant.env), {
+    name: variant.name,
+    logFile: '/dev/null',
+    cpu: 0,
+    args: [...variant.flags, ...args],
+  });
 }
 
 /** Starts every variant (apps first: a bare peer copies the first app's page), each warmed by `warmSeconds` of load. */
