@@ -28,9 +28,10 @@ const ENCODINGS = [
   'deflate',
 ];
 
-const listen = (handler: RequestListener) =>
+/** A server as the composition root makes it: with the app's request and response classes. */
+const listen = (app: App, handler: RequestListener) =>
   new Promise<Server>((resolve) => {
-    const server = createServer(handler).listen(0, '127.0.0.1', () => resolve(server));
+    const server = createServer({ ...app.messages }, handler).listen(0, '127.0.0.1', () => resolve(server));
   });
 const portOf = (server: Server) => (server.address() as AddressInfo).port;
 
@@ -60,8 +61,8 @@ describe('the page fast lane and the full chain', () => {
   beforeAll(async () => {
     app = appFor(testConfig({ TRUST_PROXY: 'loopback' }), { logger: log.logger });
     const doors = fastAndFull(app);
-    fast = await listen(doors.fast);
-    full = await listen(doors.full);
+    fast = await listen(app, doors.fast);
+    full = await listen(app, doors.full);
     // Fill the cache through the full chain (the first render streams; its copy is cached a moment later).
     for (const path of routes) await rawGetCached(portOf(full), path);
   });
@@ -158,8 +159,8 @@ describe('the page fast lane and the full chain before midnight', () => {
     let now = new Date('2026-11-26T05:00:00Z');
     const app = appFor(testConfig(), { now: () => now });
     const doors = fastAndFull(app);
-    const fast = await listen(doors.fast);
-    const full = await listen(doors.full);
+    const fast = await listen(app, doors.fast);
+    const full = await listen(app, doors.full);
     try {
       const first = await rawGetCached(portOf(full), '/about');
       expect(first.header('cache-control')).toBe(

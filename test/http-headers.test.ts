@@ -149,7 +149,7 @@ describe('client address in request logs', () => {
 });
 
 describe('raw paths', () => {
-  const server = createServer(testApp()).listen(0, '127.0.0.1');
+  const server = testApp().listen(0, '127.0.0.1');
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
   it.each(['/../../etc/passwd', '//about', '/%2e%2e/%2e%2e/etc/passwd', '/about/..%2f..%2fsecret'])(

@@ -1,3 +1,4 @@
+import { createServer, type Server } from 'node:http';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { type App, type AppParts, createApp } from '../../src/server/app.ts';
@@ -37,9 +38,13 @@ export function appFor(config: Config, parts: Partial<AppParts> = {}): App {
   return createApp(config, { streams: createStreamService(config.stream, logger), ...parts, logger });
 }
 
-/** The app's request handler (the front door over every lane), for supertest. */
-export function testApp(env: Record<string, string> = {}, parts: Partial<AppParts> = {}) {
-  return appFor(testConfig(env), parts).handle;
+/**
+ * A server (not listening: supertest starts it) with the app's request handler (the front door
+ * over every lane) and its request and response classes, as the composition root makes it.
+ */
+export function testApp(env: Record<string, string> = {}, parts: Partial<AppParts> = {}): Server {
+  const app = appFor(testConfig(env), parts);
+  return createServer({ ...app.messages }, app.handle);
 }
 
 let markers = 0;
