@@ -35,7 +35,10 @@
  * req/s, with that round's latency) stands for it, and each round's app ÷ nginx static (measured
  * seconds apart) is printed too, with their median.
  *
- * Each target first gets BENCH_WARMUP_SECONDS (default 3) of the same load, not counted.
+ * Each app first answers the other lanes a running site answers (a file, a 404 page, robots.txt, a
+ * refused stream port: scripts/perf/variants.ts otherLanes), 20 times each, so its process is not
+ * one that never met Express (decision 016). Each target then gets BENCH_WARMUP_SECONDS (default 3)
+ * of the same load, not counted.
  * BENCH_SECONDS (default 4) and BENCH_ROUNDS (default 8) set the run length.
  */
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -56,7 +59,7 @@ import { untilCached } from '../test/support/http.ts';
 import { median } from '../test/support/stats.ts';
 import { requireWrk, runWrk, type WrkResult } from './perf/wrk.ts';
 import { fetchBytes } from './perf/fetch-bytes.ts';
-import { barePeerArgs } from './perf/variants.ts';
+import { barePeerArgs, otherLanes } from './perf/variants.ts';
 import { warmNginxCache, withTlsStatic } from './perf/nginx-tls-static.ts';
 import { table } from './text-table.ts';
 
@@ -211,6 +214,8 @@ async function startTargets(bench: Bench): Promise<{ servers: Servers; home: Hom
       (r) => r.etag,
     );
   }
+  // Each app answers what a running site's other lanes do before its cached pages are measured.
+  for (const server of [app, quiet, metrics]) await otherLanes(server);
   await warmNginxCache(nginx, TLS_ACCEPT);
   const nginxPid = nginx.child.pid!;
   const tls = { connections: TLS_CONNECTIONS, accept: TLS_ACCEPT, pid: nginxPid, ca: nginx.certificate.cert };
