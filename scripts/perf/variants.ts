@@ -30,6 +30,8 @@ const CONNECTIONS = 64;
 const ACCEPT = 'gzip, br';
 
 const flagList = (flags: string) => (flags === 'none' ? [] : flags.split(','));
+/** `VAR=VALUE,...` as pairs. */
+const envPairs = (env: string) => (env ? env.split(',').map((pair) => pair.split('=') as [string, string]) : []);
 
 export function parseVariant(spec: string): Variant {
   const eq = spec.indexOf('=');
@@ -44,7 +46,7 @@ export function parseVariant(spec: string): Variant {
       bare: true,
       flags: flags ? flagList(flags) : shippedServerArgs().slice(0, -1),
       dist: '',
-      env: env ? env.split(',').map((pair) => pair.split('=') as [string, string]) : [],
+      env: envPairs(env),
     };
   }
   const [flags = '', dist = 'dist'] = server.split('@');
@@ -53,7 +55,7 @@ export function parseVariant(spec: string): Variant {
     bare: false,
     flags: flagList(flags),
     dist,
-    env: env ? env.split(',').map((pair) => pair.split('=') as [string, string]) : [],
+    env: envPairs(env),
   };
 }
 

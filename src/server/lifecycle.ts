@@ -20,7 +20,7 @@ export function startServer(
   handle: RequestListener,
   config: Config,
   logger: Logger,
-  messages?: MessageClasses,
+  messages: MessageClasses,
 ): Promise<RunningServer> {
   const server = createServer(
     {
