@@ -172,7 +172,7 @@ describe('one render per page and day', () => {
   });
 
   it('a render begun before midnight (Chicago) does not evict the new day’s pages', async () => {
-    let clock = new Date('2026-03-10T05:59:59.500Z'); // 23:59:59 in Chicago
+    let clock = new Date('2026-01-15T05:59:59.500Z'); // 23:59:59 in Chicago (CST), January 14
     let release: () => void = () => {};
     const gate = new Promise<void>((r) => (release = r));
     const rendersOf = new Map<string, number>();
@@ -199,7 +199,7 @@ describe('one render per page and day', () => {
       .set('User-Agent', 'Googlebot/2.1')
       .then((res) => res);
     await expect.poll(() => rendersOf.get('/')).toBe(1);
-    clock = new Date('2026-03-10T06:00:01Z'); // the next day in Chicago
+    clock = new Date('2026-01-15T06:00:01Z'); // the next day in Chicago
     await cachedPage(app, '/contact');
     release();
     expect((await slowHome).status).toBe(200);
@@ -207,6 +207,47 @@ describe('one render per page and day', () => {
     expect(again.headers.etag).toBeDefined();
     expect(rendersOf.get('/contact')).toBe(1);
   });
+
+  it.each([
+    ['a crawler (the whole document at once)', 'Googlebot/2.1'],
+    ['a browser (a stream)', BROWSER_UA],
+  ])(
+    'a render begun one second before midnight (Chicago) and sent after it is kept no longer than that midnight: %s',
+    async (_who, ua) => {
+      let clock = new Date('2026-01-15T05:59:59.000Z'); // 23:59:59 in Chicago (CST), January 14
+      let release: () => void = () => {};
+      const gate = new Promise<void>((r) => (release = r));
+      let started = false;
+      function Page({ location }: { location: string }) {
+        started = true;
+        use(gate);
+        return <main>{location}</main>;
+      }
+      const app = testApp(
+        {},
+        {
+          appTree: (location) => (
+            <Titled location={location}>
+              <Page location={location} />
+            </Titled>
+          ),
+          now: () => clock,
+        },
+      );
+      const late = request(app)
+        .get('/about')
+        .set('User-Agent', ua)
+        .then((res) => res);
+      await expect.poll(() => started).toBe(true);
+      clock = new Date('2026-01-15T06:00:01Z'); // 00:00:01, January 15: a new day's page could be kept 60 s
+      release();
+      const res = await late;
+      expect(res.status).toBe(200);
+      expect(res.headers['cache-control']).toBe(
+        'public, max-age=0, s-maxage=0, stale-while-revalidate=0, stale-if-error=86400',
+      );
+    },
+  );
 
   it('with PAGE_CACHE=off renders every request and sends no validator', async () => {
     let renders = 0;

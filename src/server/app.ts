@@ -159,6 +159,7 @@ export function createApp(config: Config, parts: AppParts): App {
   const today = chicagoDay(nowMs);
   const cacheControl = pageCacheControlClock(config.sharedCache, nowMs);
   const cache = config.pageCache ? new PageCache(today) : undefined;
+  const todaysCacheControl = () => cacheControl(today());
   const killSwitch = config.serviceWorker ? undefined : join(config.distDir, KILL_SWITCH_FILE);
   const files = staticFiles(join(config.distDir, 'client'), security, killSwitch);
   const pageRoute = createPageRoute({
@@ -191,7 +192,9 @@ export function createApp(config: Config, parts: AppParts): App {
   };
 
   const lanes: Lane[] = [
-    ...(cache ? [{ name: 'cached page', kind: 'prepared', handle: createFastLane(cache, cacheControl) } as const] : []),
+    ...(cache
+      ? [{ name: 'cached page', kind: 'prepared', handle: createFastLane(cache, todaysCacheControl) } as const]
+      : []),
     { name: 'health', kind: 'quiet', handle: health },
     { name: 'stream', handle: stream },
     ...expressLanes(app, files),

@@ -20,7 +20,7 @@ import type { HeaderList } from '../security.ts';
 import { type CachedPage, compressPage, sendPage, type PageCache, type SettleRender } from './page-cache.ts';
 import { createPathMatcher, queryOf } from './page-path.ts';
 import { renderDocument } from './render.tsx';
-import { NOT_FOUND_CACHE_CONTROL } from './shared-cache.ts';
+import { NOT_FOUND_CACHE_CONTROL, type PageCacheControl } from './shared-cache.ts';
 
 /** What happens to page requests in the Express chain (metrics.ts counts them). */
 export interface PageEvents {
@@ -44,8 +44,8 @@ export interface PageRouteOptions {
   cache: PageCache | undefined;
   /** Chicago's date now (the boot data's, and the cache's key). */
   today: () => IsoDate;
-  /** A page's Cache-Control now (pages/shared-cache.ts). */
-  cacheControl: () => string;
+  /** A page's Cache-Control now, for the day it shows (pages/shared-cache.ts). */
+  cacheControl: PageCacheControl;
   events?: PageEvents;
   /** Tests swap in an app tree that throws or hangs. */
   appTree?: (location: string) => ReactNode;
@@ -111,7 +111,7 @@ async function renderPage(options: PageRouteOptions, req: Request, res: Response
   // The not-found page renders at the path that chose it; every other page at its own path.
   const location = status === 404 ? req.path : page.path;
   // Read when the head is written: a shared cache counts s-maxage from when it gets the answer.
-  const cacheControl = status === 404 ? () => NOT_FOUND_CACHE_CONTROL : options.cacheControl;
+  const cacheControl = status === 404 ? () => NOT_FOUND_CACHE_CONTROL : () => options.cacheControl(day);
   const renderStarted = performance.now();
   const html = await renderDocument(
     res,
@@ -132,7 +132,7 @@ async function renderPage(options: PageRouteOptions, req: Request, res: Response
   if (!(cache && isPage) && !wholeDocument) return settle();
   const done = await compressPage(status, html, options.security, cacheControl());
   settle(isPage ? done : undefined);
-  if (wholeDocument && !res.destroyed) sendPage(req, res, done, 'security', options.cacheControl());
+  if (wholeDocument && !res.destroyed) sendPage(req, res, done, 'security', options.cacheControl(day));
 }
 
 /**
@@ -151,7 +151,7 @@ async function sendCachedOrBegin(
   if (cache) {
     const cached = await fromCache(cache, page, day, events);
     if (cached) {
-      if (!res.destroyed) sendPage(req, res, cached, 'security', options.cacheControl());
+      if (!res.destroyed) sendPage(req, res, cached, 'security', options.cacheControl(day));
       return undefined;
     }
     settle = cache.begin(page.id, day);

@@ -55,12 +55,23 @@ describe('pageCacheControl', () => {
   it('holds for every moment of the second it is worked out in, and the next (the cache’s clock)', () => {
     let now = new Date('2026-11-26T05:57:00.000Z');
     const cacheControl = pageCacheControlClock(settings, () => now.getTime());
-    expect(cacheControl()).toContain('s-maxage=178,');
+    expect(cacheControl('2026-11-25')).toContain('s-maxage=178,');
     now = new Date('2026-11-26T05:57:00.999Z');
-    expect(cacheControl()).toContain('s-maxage=178,');
+    expect(cacheControl('2026-11-25')).toContain('s-maxage=178,');
     now = new Date('2026-11-26T05:59:58.000Z');
-    expect(cacheControl()).toContain('s-maxage=0,');
+    expect(cacheControl('2026-11-25')).toContain('s-maxage=0,');
     now = new Date('2026-11-26T05:59:59.000Z');
-    expect(cacheControl()).toContain('s-maxage=0,');
+    expect(cacheControl('2026-11-25')).toContain('s-maxage=0,');
+  });
+
+  it('ends the ages at the end of the day the page shows: a page of yesterday is stale at once', () => {
+    let now = new Date('2026-11-26T05:59:59.000Z'); // 23:59:59 in Chicago, November 25
+    const cacheControl = pageCacheControlClock(settings, () => now.getTime());
+    expect(cacheControl('2026-11-25')).toContain('s-maxage=0, stale-while-revalidate=0,');
+    now = new Date('2026-11-26T06:00:01.000Z'); // 00:00:01, November 26
+    expect(cacheControl('2026-11-26')).toContain('s-maxage=300, stale-while-revalidate=60,');
+    expect(cacheControl('2026-11-25')).toBe(
+      'public, max-age=0, s-maxage=0, stale-while-revalidate=0, stale-if-error=86400',
+    );
   });
 });

@@ -7,7 +7,7 @@
  * reach past it (yesterday's paper beats an error page while every app process is down).
  * No `must-revalidate`: it would forbid shared caches the stale copies asked for above.
  */
-import { chicagoIsoDate } from '../../shared/date.ts';
+import { chicagoIsoDate, type IsoDate } from '../../shared/date.ts';
 import { perSecond } from './per-second.ts';
 
 export interface SharedCacheSettings {
@@ -56,14 +56,25 @@ export function pageCacheControl(settings: SharedCacheSettings, secondsToMidnigh
  */
 const CACHE_CLOCK_MARGIN_S = 1;
 
+/** What a page tells shared caches for the day it shows: a copy of that day's page is stale at once. */
+export type PageCacheControl = (day: IsoDate) => string;
+
 /**
- * The page Cache-Control now, worked out at most once a second (the fast lane asks on every
- * request), for the last millisecond of that second so it holds for all of it, and a second
- * earlier for the cache's clock (CACHE_CLOCK_MARGIN_S).
+ * A page's Cache-Control now, for a page that shows `day`, worked out at most once a second (the
+ * fast lane asks on every request), for the last millisecond of that second so it holds for all
+ * of it, and a second earlier for the cache's clock (CACHE_CLOCK_MARGIN_S). The ages end at the
+ * end of the page's own day: a render begun before midnight and sent after it shows yesterday,
+ * and may not be kept as fresh (it gets s-maxage=0, as in the last second of its day).
  */
-export function pageCacheControlClock(settings: SharedCacheSettings, nowMs: () => number): () => string {
-  return perSecond(nowMs, (second) => {
-    const left = secondsToChicagoMidnight(new Date(second * 1000 + 999)) - CACHE_CLOCK_MARGIN_S;
-    return pageCacheControl(settings, Math.max(0, left));
+export function pageCacheControlClock(settings: SharedCacheSettings, nowMs: () => number): PageCacheControl {
+  const expired = pageCacheControl(settings, 0);
+  const now = perSecond(nowMs, (second) => {
+    const end = new Date(second * 1000 + 999);
+    const left = secondsToChicagoMidnight(end) - CACHE_CLOCK_MARGIN_S;
+    return { day: chicagoIsoDate(end), value: pageCacheControl(settings, Math.max(0, left)) };
   });
+  return (day) => {
+    const current = now();
+    return current.day === day ? current.value : expired;
+  };
 }
