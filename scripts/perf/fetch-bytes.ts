@@ -1,4 +1,4 @@
-/** One GET of a benchmark's target, read whole: what `npm run bench` and scripts/perf/nginx-ab.ts check before they measure. */
+/** One GET of a benchmark's target, read whole: what `npm run bench` checks before they measure. */
 
 export async function fetchBytes(
   url: string,

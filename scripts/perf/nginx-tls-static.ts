@@ -1,7 +1,7 @@
 /**
  * The peer of nginx's page cache: the same bytes from gzip_static, in deploy/nginx.conf's own HTTPS
- * server, with a cache hit's header lines (`npm run bench`'s "nginx tls static",
- * scripts/perf/nginx-ab.ts), and the cache warmed before either is measured.
+ * server, with a cache hit's header lines (`npm run bench`'s "nginx tls static"), and the cache
+ * warmed before either is measured.
  */
 import type { DeployNginx } from '../../test/support/nginx.ts';
 import { untilValue } from '../../test/support/wait.ts';

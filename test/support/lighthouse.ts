@@ -2,8 +2,8 @@
  * Lighthouse on the built site: Debian's Chromium, Lighthouse's default
  * (mobile, simulated throttling) settings, several runs per page, the median of
  * each figure. The gate (test/lighthouse/lighthouse.test.ts) asserts only the
- * deterministic parts (accessibility, best practices, SEO, layout shift); the timing figures are
- * printed by `node scripts/lighthouse.ts [runs]` and the client benchmark.
+ * deterministic parts (accessibility, best practices, SEO, layout shift); the timing figures, and
+ * the performance goal per route, are the client benchmark's (`npm run bench:client`).
  *
  * Third-party hosts cannot be reached here, and a page must not wait on them:
  * Chromium resolves every host but loopback nowhere, so ads, frames and covers
@@ -31,7 +31,7 @@ type Category = (typeof CATEGORIES)[number];
  * Lighthouse's own launcher flags (chrome-launcher's defaults: no background services, the page's
  * timers and renderer never backgrounded), then ours: the closed network, DevTools on loopback, no
  * scrollbar in the screenshots.
- * `extraFlags` is for an A/B of one flag (scripts/lighthouse.ts --flag).
+ * `extraFlags` is for an A/B of one flag.
  */
 function chromiumFlags(extraFlags: readonly string[]): string[] {
   return [
@@ -318,18 +318,6 @@ export async function warmPageCache(baseUrl: string): Promise<void> {
  */
 export async function warmUpChromium(baseUrl: string, port: number): Promise<void> {
   await runOnce(`${baseUrl}/`, port, undefined, { categories: ['performance'] });
-}
-
-/** Which targets a page's median misses, in words. */
-export function missedTargets(m: RunFigures): string[] {
-  const t = LIGHTHOUSE_TARGETS;
-  const missed: string[] = [];
-  if (m.performance < t.performance) missed.push(`performance ${m.performance} < ${t.performance}`);
-  if (m.accessibility < t.accessibility) missed.push(`accessibility ${m.accessibility} < ${t.accessibility}`);
-  if (m.seo < t.seo) missed.push(`SEO ${m.seo} < ${t.seo}`);
-  if (m.cls > t.cls) missed.push(`CLS ${m.cls.toFixed(4)} > ${t.cls}`);
-  if (m.tbtMs >= t.tbtMs) missed.push(`TBT ${Math.round(m.tbtMs)} ms >= ${t.tbtMs} ms`);
-  return missed;
 }
 
 export function formatTable(results: PageResult[]): string {
