@@ -76,8 +76,14 @@ describe('deploy/prometheus with promtool', () => {
   it.each(alerts.map((a) => a.name))('tests alert %s firing and staying quiet', (name) => {
     const cases = [...alertTests.matchAll(/alertname: (\S+)\n\s+exp_alerts:(.*)\n(\s+- exp_labels)?/g)];
     const mine = cases.filter((c) => c[1] === name);
-    expect(mine.some((c) => c[2] === ' []'), 'a case where it stays quiet').toBe(true);
-    expect(mine.some((c) => c[2] === '' && c[3] !== undefined), 'a case where it fires').toBe(true);
+    expect(
+      mine.some((c) => c[2] === ' []'),
+      'a case where it stays quiet',
+    ).toBe(true);
+    expect(
+      mine.some((c) => c[2] === '' && c[3] !== undefined),
+      'a case where it fires',
+    ).toBe(true);
   });
 
   it.each(records.map((r) => r.name))('tests recording rule %s', (name) => {
