@@ -28,10 +28,9 @@ const ENCODINGS = [
   'deflate',
 ];
 
-/** A server as the composition root makes it: with the app's request and response classes. */
-const listen = (app: App, handler: RequestListener) =>
+const listen = (handler: RequestListener) =>
   new Promise<Server>((resolve) => {
-    const server = createServer({ ...app.messages }, handler).listen(0, '127.0.0.1', () => resolve(server));
+    const server = createServer(handler).listen(0, '127.0.0.1', () => resolve(server));
   });
 const portOf = (server: Server) => (server.address() as AddressInfo).port;
 
@@ -61,8 +60,8 @@ describe('the page fast lane and the full chain', () => {
   beforeAll(async () => {
     app = appFor(testConfig({ TRUST_PROXY: 'loopback' }), { logger: log.logger });
     const doors = fastAndFull(app);
-    fast = await listen(app, doors.fast);
-    full = await listen(app, doors.full);
+    fast = await listen(doors.fast);
+    full = await listen(doors.full);
     // Fill the cache through the full chain (the first render streams; its copy is cached a moment later).
     for (const path of routes) await rawGetCached(portOf(full), path);
   });
@@ -159,8 +158,8 @@ describe('the page fast lane and the full chain before midnight', () => {
     let now = new Date('2026-11-26T05:00:00Z');
     const app = appFor(testConfig(), { now: () => now });
     const doors = fastAndFull(app);
-    const fast = await listen(app, doors.fast);
-    const full = await listen(app, doors.full);
+    const fast = await listen(doors.fast);
+    const full = await listen(doors.full);
     try {
       const first = await rawGetCached(portOf(full), '/about');
       expect(first.header('cache-control')).toBe(

@@ -16,7 +16,6 @@ import type { Config } from './config.ts';
 import { type AnswerObserver, createFrontDoor, type FrontDoor, type Lane, type LaneName } from './front-door.ts';
 import type { Logger } from 'pino';
 import { loadManifest } from './manifest.ts';
-import { expressShapedMessages, type MessageClasses } from './message-shapes.ts';
 import { createFastLane } from './pages/fast-lane.ts';
 import { chicagoDay, PageCache } from './pages/page-cache.ts';
 import { createPageRoute, type PageEvents } from './pages/page-route.ts';
@@ -51,8 +50,6 @@ export interface App {
   lanes: readonly Lane[];
   /** A front door over some of the lanes (tests compare the fast lane's answers with the chain's). */
   doorOver(lanes: readonly Lane[]): FrontDoor;
-  /** The request and response classes for the HTTP server: one shape for every lane (message-shapes.ts). */
-  messages: MessageClasses;
 }
 
 /**
@@ -201,5 +198,5 @@ export function createApp(config: Config, parts: AppParts): App {
   ];
   const doorOver = (some: readonly Lane[]) =>
     createFrontDoor({ lanes: some, security, requestLog, ...(options.observe && { observe: options.observe }) });
-  return { handle: doorOver(lanes), lanes, doorOver, messages: expressShapedMessages(app) };
+  return { handle: doorOver(lanes), lanes, doorOver };
 }

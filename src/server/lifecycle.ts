@@ -7,7 +7,6 @@
 import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Config } from './config.ts';
 import type { Logger } from 'pino';
-import type { MessageClasses } from './message-shapes.ts';
 import { cutStalledSenders } from './send-timeout.ts';
 
 export interface RunningServer {
@@ -16,15 +15,9 @@ export interface RunningServer {
   stop(reason: string): Promise<void>;
 }
 
-export function startServer(
-  handle: RequestListener,
-  config: Config,
-  logger: Logger,
-  messages: MessageClasses,
-): Promise<RunningServer> {
+export function startServer(handle: RequestListener, config: Config, logger: Logger): Promise<RunningServer> {
   const server = createServer(
     {
-      ...messages,
       maxHeaderSize: config.maxHeaderSize,
       requestTimeout: config.timeouts.requestMs,
       headersTimeout: config.timeouts.headersMs,
@@ -46,10 +39,6 @@ export function startServer(
       if (!res.writableEnded) follow(res);
     },
   );
-  // The peer's address read as the connection opens (Node keeps it on the socket from the first
-  // read): the request log reads it after an answer, where it came before or after the keep-alive
-  // timer's field, so sockets had four shapes and Node's code paid for them (message-shapes.ts).
-  server.on('connection', (socket) => void socket.remoteAddress);
   // A client that stops reading (a page it never takes, pipelined requests piling up) holds its
   // connection until SEND_TIMEOUT_MS passes with no byte taken, then it is closed. Between
   // requests the keep-alive timeout applies instead.

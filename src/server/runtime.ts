@@ -74,7 +74,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
   });
   let running: RunningServer;
   try {
-    running = await startServer(app.handle, config, logger, app.messages);
+    running = await startServer(app.handle, config, logger);
   } catch (error) {
     logger.fatal({ err: error }, `cannot listen on ${config.host}:${config.port}`);
     await upstream.close();

@@ -40,11 +40,11 @@ export function appFor(config: Config, parts: Partial<AppParts> = {}): App {
 
 /**
  * A server (not listening: supertest starts it) with the app's request handler (the front door
- * over every lane) and its request and response classes, as the composition root makes it.
+ * over every lane), as the composition root makes it.
  */
 export function testApp(env: Record<string, string> = {}, parts: Partial<AppParts> = {}): Server {
   const app = appFor(testConfig(env), parts);
-  return createServer({ ...app.messages }, app.handle);
+  return createServer(app.handle);
 }
 
 let markers = 0;
