@@ -245,7 +245,9 @@ export interface StartDebianNginxOptions {
  * Debian's nginx.conf as shipped (`worker_processes auto`, `worker_connections 768`, `user
  * www-data`, `gzip on`, ...) with only its paths moved into the temporary folder: the pid, the
  * logs and the includes. The temp folders nginx writes to are set in conf.d/ (Debian compiles in
- * /var/lib/nginx/...). The system's own nginx, and its files, are never touched.
+ * /var/lib/nginx/...). nginx keeps the prefix it was built with, so the module packages' includes
+ * (modules-enabled/, with or without any) load as installed. The system's own nginx, and its files,
+ * are never touched.
  */
 export async function startDebianNginx(options: StartDebianNginxOptions): Promise<DeployNginx> {
   const { dir, site, ports, deploy } = await prepareDeploySite(options);
@@ -266,7 +268,7 @@ export async function startDebianNginx(options: StartDebianNginxOptions): Promis
   main = swap(main, /\/var\/log\/nginx\/access\.log/g, `${dir}/access.log`, 'an access_log', DEBIAN_MAIN);
   writeFileSync(conf, main);
   options.prepare?.(conf);
-  return { ...(await launch(dir, conf, ports, { foreground: true })), ...deploy };
+  return { ...(await launch(dir, conf, ports, { foreground: true, installedPrefix: true })), ...deploy };
 }
 
 /** Where Debian's nginx package keeps its configuration. */
@@ -295,19 +297,26 @@ function makeDir(): string {
   return dir;
 }
 
-/**
- * Starts nginx with the configuration file `conf` and waits until every port accepts. `foreground`:
- * the file does not say `daemon off;` (Debian's), so the command line does.
- */
+interface LaunchFlags {
+  /** The file does not say `daemon off;` (Debian's), so the command line does. */
+  foreground?: boolean;
+  /**
+   * Keep the prefix nginx was built with (no `-p`): Debian's modules-enabled/*.conf load their
+   * modules by a path relative to it (`load_module modules/...so;`), as the installed nginx does.
+   * Every file the harness has nginx write is named by an absolute path, so the prefix is only read.
+   */
+  installedPrefix?: boolean;
+}
+
+/** Starts nginx with the configuration file `conf` and waits until every port accepts. */
 async function launch(
   dir: string,
   conf: string,
   ports: number[],
-  options: LaunchOptions & { foreground?: boolean },
+  options: LaunchOptions & LaunchFlags,
 ): Promise<NginxProcess> {
   const args = [
-    '-p',
-    dir,
+    ...(options.installedPrefix ? [] : ['-p', dir]),
     '-c',
     conf,
     '-e',
