@@ -24,7 +24,7 @@ import { pages } from '../src/shared/pages.ts';
 import { BUDGET_REPORT, type PageWeight } from './build/budget.ts';
 import { FINAL_DIST } from './build/layout.ts';
 import { LIGHTHOUSE_TARGETS, launchChromium, type Lhr, runOnce, warmUpChromium } from '../test/support/lighthouse.ts';
-import { median } from '../test/support/stats.ts';
+import { type Cleanup, loadAverage, median, table, withCleanup } from './perf/harness.ts';
 import { type WorkerLoadFigures, workerLoadsTable, workerPageLoads } from './perf/worker-page-loads.ts';
 
 const { values: args } = parseArgs({
@@ -185,14 +185,61 @@ const jsOf = (route: string) => {
   return weights.find((w) => w.page === page?.module)?.js ?? Number.NaN;
 };
 
-const port = await freePort();
-const app = await startApp({ PORT: String(port), SITE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn' });
-const chromium = await launchChromium();
-const rows: string[][] = [];
-const notes: string[] = [];
-let taps: number[] = [];
-let workerLoads: WorkerLoadFigures[] = [];
-try {
+/** One route's row (and, with --details, its notes): RUNS simulated and RUNS devtools audits. */
+async function auditRoute(
+  url: string,
+  chromiumPort: number,
+  route: string,
+): Promise<{ row: string[]; notes: string[] }> {
+  const simulated: Array<{ lhr: Lhr; figures: Simulated }> = [];
+  const devtools: Array<{ fcp: number; lcp: number }> = [];
+  for (let i = 0; i < RUNS; i++) {
+    const lhr = await runOnce(url + route, chromiumPort, undefined, {
+      categories: ['performance', 'accessibility', 'best-practices', 'seo'],
+    });
+    simulated.push({ lhr, figures: simulatedFigures(lhr) });
+  }
+  for (let i = 0; i < RUNS; i++) {
+    const lhr = await runOnce(url + route, chromiumPort, undefined, {
+      categories: ['performance'],
+      throttlingMethod: 'devtools',
+    });
+    devtools.push({ fcp: metric(lhr, 'first-contentful-paint'), lcp: metric(lhr, 'largest-contentful-paint') });
+  }
+  const m = (pick: (f: Simulated) => number) => medianOf(simulated, (r) => pick(r.figures));
+  const ms = (n: number) => String(Math.round(n));
+  const performance = m((f) => f.performance);
+  const row = [
+    route,
+    String(performance),
+    `${performance >= GOAL ? 'met' : 'MISSED'} (${simulated.map((r) => r.figures.performance).join('/')})`,
+    ms(m((f) => f.tbt)),
+    ms(m((f) => f.fcp)),
+    ms(m((f) => f.lcp)),
+    m((f) => f.cls).toFixed(3),
+    String(m((f) => f.accessibility)),
+    String(m((f) => f.bestPractices)),
+    String(m((f) => f.seo)),
+    ms(medianOf(devtools, (r) => r.fcp)),
+    ms(medianOf(devtools, (r) => r.lcp)),
+    (m((f) => f.scriptBytes) / 1024).toFixed(1),
+    (jsOf(route) / 1024).toFixed(1),
+  ];
+  const midRun = simulated.find((r) => r.figures.tbt === m((f) => f.tbt)) ?? simulated[0]!;
+  const notes = args.details ? [`${route}:`, ...details(midRun.lhr).map((line) => `  ${line}`)] : [];
+  return { row, notes };
+}
+
+/** Every figure of the run: the app and the browsers started here are stopped by `cleanup`. */
+async function measureAll(cleanup: Cleanup) {
+  const port = await freePort();
+  const app = cleanup.add(
+    await startApp({ PORT: String(port), SITE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn' }),
+    (a) => a.stop(),
+  );
+  const chromium = cleanup.add(await launchChromium(), (c) => c.close());
+  const rows: string[][] = [];
+  const notes: string[] = [];
   // Warm the page cache, as production traffic would, and Chromium.
   for (const route of routes) await (await fetch(app.url + route)).text();
   if (routes.length > 0) await warmUpChromium(app.url, chromium.port);
@@ -202,65 +249,23 @@ try {
       rows.push([route, ...Array<string>(12).fill('–'), (jsOf(route) / 1024).toFixed(1)]);
       continue;
     }
-    const simulated: Array<{ lhr: Lhr; figures: Simulated }> = [];
-    const devtools: Array<{ fcp: number; lcp: number }> = [];
-    for (let i = 0; i < RUNS; i++) {
-      const lhr = await runOnce(app.url + route, chromium.port, undefined, {
-        categories: ['performance', 'accessibility', 'best-practices', 'seo'],
-      });
-      simulated.push({ lhr, figures: simulatedFigures(lhr) });
-    }
-    for (let i = 0; i < RUNS; i++) {
-      const lhr = await runOnce(app.url + route, chromium.port, undefined, {
-        categories: ['performance'],
-        throttlingMethod: 'devtools',
-      });
-      devtools.push({ fcp: metric(lhr, 'first-contentful-paint'), lcp: metric(lhr, 'largest-contentful-paint') });
-    }
-    const m = (pick: (f: Simulated) => number) => medianOf(simulated, (r) => pick(r.figures));
-    const ms = (n: number) => String(Math.round(n));
-    const performance = m((f) => f.performance);
-    rows.push([
-      route,
-      String(performance),
-      `${performance >= GOAL ? 'met' : 'MISSED'} (${simulated.map((r) => r.figures.performance).join('/')})`,
-      ms(m((f) => f.tbt)),
-      ms(m((f) => f.fcp)),
-      ms(m((f) => f.lcp)),
-      m((f) => f.cls).toFixed(3),
-      String(m((f) => f.accessibility)),
-      String(m((f) => f.bestPractices)),
-      String(m((f) => f.seo)),
-      ms(medianOf(devtools, (r) => r.fcp)),
-      ms(medianOf(devtools, (r) => r.lcp)),
-      (m((f) => f.scriptBytes) / 1024).toFixed(1),
-      (jsOf(route) / 1024).toFixed(1),
-    ]);
-    if (args.details) {
-      const mid = m((f) => f.tbt);
-      const run = simulated.find((r) => r.figures.tbt === mid) ?? simulated[0]!;
-      notes.push(`${route}:`, ...details(run.lhr).map((line) => `  ${line}`));
-    }
-    console.error(`bench:client: ${rows.at(-1)!.join(' ')}`);
+    const audited = await auditRoute(app.url, chromium.port, route);
+    rows.push(audited.row);
+    notes.push(...audited.notes);
+    console.error(`bench:client: ${audited.row.join(' ')}`);
   }
-  if (TAPS > 0) taps = await tapToPaint(app.url, TAPS);
+  const taps = TAPS > 0 ? await tapToPaint(app.url, TAPS) : [];
+  let workerLoads: WorkerLoadFigures[] = [];
   if (WORKER_LOADS > 0) {
-    const browser = await launchBrowser();
-    try {
-      workerLoads = await workerPageLoads(
-        browser,
-        app.url,
-        ALL_ROUTES.filter((r) => r !== '/no-such-page'),
-        WORKER_LOADS,
-      );
-    } finally {
-      await browser.close();
-    }
+    const browser = cleanup.add(await launchBrowser(), (b) => b.close());
+    const audited = ALL_ROUTES.filter((r) => r !== '/no-such-page');
+    workerLoads = await workerPageLoads(browser, app.url, audited, WORKER_LOADS);
   }
-} finally {
-  await chromium.close();
-  await app.stop();
+  return { rows, notes, taps, workerLoads };
 }
+
+console.log(`load average (1/5/15 min) at the start: ${loadAverage()}`);
+const { rows, notes, taps, workerLoads } = await withCleanup(measureAll);
 
 const header = [
   'route',
@@ -278,9 +283,6 @@ const header = [
   'load JS KiB',
   'first JS KiB',
 ];
-const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-const line = (cells: string[]) =>
-  cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
 console.log(
   `Lighthouse mobile, median of ${RUNS} runs: simulated throttling (perf … SEO; ms), devtools throttling (dt FCP, dt LCP; ms)`,
 );
@@ -288,8 +290,7 @@ console.log(
   'load JS: KiB of all the scripts a page load fetched (transfer size, idle prefetches included; Lighthouse, median); ' +
     'first JS: gzip KiB of the scripts fetched before the first paint (loader, app, page chunks), as the build budgets it',
 );
-console.log(line(header));
-for (const row of rows) console.log(line(row));
+console.log(table(header, rows));
 const judged = rows.filter((r) => r[2] !== '–');
 const missed = judged.filter((r) => r[2]!.startsWith('MISSED')).map((r) => `${r[0]} ${r[1]}`);
 if (judged.length)
@@ -305,5 +306,5 @@ if (taps.length) {
 if (notes.length) console.log(`\n${notes.join('\n')}`);
 if (workerLoads.length) console.log(`\n${workerLoadsTable(workerLoads, WORKER_LOADS)}`);
 console.log(
-  "\nThe not-found page answers 404, which Lighthouse does not audit (–). Timings vary with the machine's load (a shared machine: compare within a run).",
+  `\nThe not-found page answers 404, which Lighthouse does not audit (–). Timings vary with the machine's load (a shared machine: compare within a run); load average at the end: ${loadAverage()}.`,
 );

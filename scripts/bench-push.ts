@@ -19,8 +19,6 @@
  * Goals (issue 20): at most 16 KiB per client, fan-out at most 100 ms.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, createServer, type Socket } from 'node:net';
 import { createInterface } from 'node:readline';
@@ -29,12 +27,11 @@ import type { FanOutTiming } from '../src/server/stream/fan-out.ts';
 import { eventOf, type FanOut } from '../src/server/stream/now-playing-events.ts';
 import type { Icecast } from '../test/support/icecast.ts';
 import { sleep } from '../test/support/wait.ts';
+import { CLIENT_CPU, type Cleanup, rssKb, SERVER_CPU, tempDir, withCleanup } from './perf/harness.ts';
 
 const EVENTS = '/api/now-playing/events?port=8076';
 const SELF = new URL(import.meta.url).pathname;
 const now = () => performance.timeOrigin + performance.now();
-
-const rssKiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
 
 interface ClientSpec {
   port: number;
@@ -141,7 +138,7 @@ function linesOf(child: ChildProcess): {
 
 /** The client process on CPU 1: resolves once every client has its first event. */
 async function startClients(spec: ClientSpec): Promise<{ nextReport: () => Promise<ClientReport> }> {
-  const [command, ...args] = onCpu(1, [process.execPath, SELF, '--client', JSON.stringify(spec)]);
+  const [command, ...args] = onCpu(CLIENT_CPU, [process.execPath, SELF, '--client', JSON.stringify(spec)]);
   const client = spawn(command!, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const { next } = linesOf(client);
   await next((line) => line === 'ready');
@@ -202,7 +199,13 @@ async function untilFanOut(app: AppProcess, after: number): Promise<FanOut> {
 }
 
 /** Ours: the app as shipped on CPU 0, its RSS per client, and title changes through Icecast. */
-async function benchApp(ice: Icecast, count: number, changes: number): Promise<Omit<PushResult, 'floor'>> {
+async function benchApp(
+  cleanup: Cleanup,
+  ice: Icecast,
+  count: number,
+  changes: number,
+): Promise<Omit<PushResult, 'floor'>> {
+  const dir = tempDir(cleanup, 'bench-push-');
   const app = await startApp(
     {
       LOG_LEVEL: 'debug',
@@ -212,35 +215,32 @@ async function benchApp(ice: Icecast, count: number, changes: number): Promise<O
       STREAM_MAX_LISTENERS_PER_CLIENT: String(count + 100),
     },
     // Its log in a file: the debug line is read back whole (a pipe's chunks can split a line).
-    { cpu: 0, logFile: join(mkdtempSync(join(tmpdir(), 'bench-push-')), 'app.log') },
+    { ...(SERVER_CPU !== undefined && { cpu: SERVER_CPU }), logFile: join(dir, 'app.log') },
   );
-  try {
-    const pid = app.child.pid!;
-    await sleep(1_000);
-    const idle = rssKiB(pid);
-    const titles = titlesFor(changes);
-    const { nextReport } = await startClients({ port: app.port, count, titles });
-    await sleep(2_000); // let the server settle (a collection or two) before reading its RSS
-    const rssPerClientKiB = (rssKiB(pid) - idle) / count;
-    const result: Omit<PushResult, 'floor'> = { clients: count, rssPerClientKiB, learntMs: [], ours: [] };
-    for (const title of titles) {
-      const changedAt = now();
-      const reported = nextReport();
-      await ice.setTitle(title);
-      const got = await reported;
-      const fanOut = await untilFanOut(app, changedAt);
-      result.learntMs.push(fanOut.startedAt - changedAt);
-      result.ours.push(deliveryOf(fanOut, got));
-    }
-    return result;
-  } finally {
-    await app.stop();
+  cleanup.add(app, (a) => a.stop());
+  const pid = app.child.pid!;
+  await sleep(1_000);
+  const idle = rssKb(pid);
+  const titles = titlesFor(changes);
+  const { nextReport } = await startClients({ port: app.port, count, titles });
+  await sleep(2_000); // let the server settle (a collection or two) before reading its RSS
+  const rssPerClientKiB = (rssKb(pid) - idle) / count;
+  const result: Omit<PushResult, 'floor'> = { clients: count, rssPerClientKiB, learntMs: [], ours: [] };
+  for (const title of titles) {
+    const changedAt = now();
+    const reported = nextReport();
+    await ice.setTitle(title);
+    const got = await reported;
+    const fanOut = await untilFanOut(app, changedAt);
+    result.learntMs.push(fanOut.startedAt - changedAt);
+    result.ours.push(deliveryOf(fanOut, got));
   }
+  return result;
 }
 
 /** The floor peer: a minimal server (--floor) on CPU 0 and the same client process. */
 async function benchFloor(count: number, changes: number): Promise<Delivery[]> {
-  const [command, ...args] = onCpu(0, [process.execPath, SELF, '--floor']);
+  const [command, ...args] = onCpu(SERVER_CPU, [process.execPath, SELF, '--floor']);
   const floor = spawn(command!, args, { stdio: ['pipe', 'pipe', 'inherit'] });
   try {
     const { next } = linesOf(floor);
@@ -265,7 +265,7 @@ async function benchFloor(count: number, changes: number): Promise<Delivery[]> {
 /** `changes` title changes to `count` clients: the floor peer's, then ours (each process fresh). */
 export async function benchPush(ice: Icecast, count: number, changes: number): Promise<PushResult> {
   const floor = await benchFloor(count, changes);
-  return { ...(await benchApp(ice, count, changes)), floor };
+  return { ...(await withCleanup((cleanup) => benchApp(cleanup, ice, count, changes))), floor };
 }
 
 /**

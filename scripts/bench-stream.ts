@@ -34,11 +34,21 @@ import { makeTestMp3, startEzstream, startIcecast, type Icecast } from '../test/
 import { startNginxSite } from '../test/support/nginx.ts';
 import { benchPush, type Delivery, type PushResult } from './bench-push.ts';
 import { benchTitleLatency, type TitleLatency } from './bench-title-latency.ts';
-import { median } from '../test/support/stats.ts';
 import { sleep } from '../test/support/wait.ts';
+import {
+  type Cleanup,
+  childPids,
+  cpuMs,
+  interleave,
+  loadAverage,
+  median,
+  percentile,
+  rssKb,
+  table,
+  withCleanup,
+} from './perf/harness.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-const CLK_TCK = 100;
 
 const { values: args } = parseArgs({
   options: {
@@ -136,33 +146,6 @@ async function runClient(spec: string): Promise<void> {
   process.stdout.write(JSON.stringify(await Promise.all(results)));
 }
 
-// ---------------------------------------------------------------------------
-// Process figures from /proc
-
-function procTimes(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK; // utime + stime, seconds
-}
-
-function procRssKiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-}
-
-function childPids(pid: number): number[] {
-  try {
-    return execFileSync('pgrep', ['-P', String(pid)])
-      .toString()
-      .trim()
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    return [];
-  }
-}
-
 /** Established TCP connections whose local port is `port` (IPv4, /proc/net/tcp): the server's side of each client. */
 function establishedTo(port: number): number {
   const hexPort = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -174,11 +157,6 @@ function establishedTo(port: number): number {
       return fields[1]?.endsWith(hexPort) && fields[3] === '01';
     }).length;
 }
-
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : NaN;
-};
 
 // ---------------------------------------------------------------------------
 // Servers under test
@@ -278,7 +256,7 @@ async function run(
     await ice.waitForListeners(0, '/stream', 10_000);
     await sleep(1_000);
     const pids = target.pids();
-    const rssBase = pids.reduce((n, p) => n + procRssKiB(p), 0);
+    const rssBase = pids.reduce((n, p) => n + rssKb(p), 0);
 
     const spec = JSON.stringify({
       host: '127.0.0.1',
@@ -298,7 +276,7 @@ async function run(
     // Steady window: from 3 s after the ramp ends (bursts delivered) to 2 s before reads stop.
     const runStart = performance.now();
     await sleep((rampS + 3) * 1000);
-    const cpu0 = pids.reduce((n, p) => n + procTimes(p), 0);
+    const cpu0 = pids.reduce((n, p) => n + cpuMs(p) / 1000, 0);
     const t0 = performance.now();
     /**
      * RSS growth per listener connected at that moment: the established connections to the server's
@@ -308,13 +286,13 @@ async function run(
     const perListener: number[] = [];
     let icecastListeners = 0;
     while (performance.now() - runStart < (seconds - 2) * 1000) {
-      const rss = pids.reduce((n, p) => n + procRssKiB(p), 0);
+      const rss = pids.reduce((n, p) => n + rssKb(p), 0);
       const listening = establishedTo(target.port);
       icecastListeners = Math.max(icecastListeners, await ice.listeners().catch(() => 0));
       if (listening > 0) perListener.push((rss - rssBase) / listening);
       await sleep(500);
     }
-    const cpu1 = pids.reduce((n, p) => n + procTimes(p), 0);
+    const cpu1 = pids.reduce((n, p) => n + cpuMs(p) / 1000, 0);
     const cpuPct = ((cpu1 - cpu0) / ((performance.now() - t0) / 1000)) * 100;
     await clientDone;
 
@@ -332,11 +310,11 @@ async function run(
       bytesAvg: ok.reduce((n, r) => n + r.bytes, 0) / Math.max(1, ok.length),
       steadyRatio: ratios.reduce((a, b) => a + b, 0) / Math.max(1, ratios.length),
       steadyRatioMin: Math.min(...ratios),
-      ttfbP50: pct(
+      ttfbP50: percentile(
         ok.map((r) => r.ttfbMs),
         50,
       ),
-      ttfbP95: pct(
+      ttfbP95: percentile(
         ok.map((r) => r.ttfbMs),
         95,
       ),
@@ -419,77 +397,90 @@ function runSettings() {
   return { counts, seconds, rampS, kbps, bytesPerSecond: (kbps * 1000) / 8 };
 }
 
-/** nginx and pgrep on the PATH, and a build to run. */
+/** nginx on the PATH, and a build to run. */
 function ensureToolsAndBuild(): void {
-  for (const bin of ['nginx', 'pgrep']) execFileSync('sh', ['-c', `command -v ${bin}`], { stdio: 'ignore' });
+  for (const bin of ['nginx']) execFileSync('sh', ['-c', `command -v ${bin}`], { stdio: 'ignore' });
   if (!existsSync(join(ROOT, 'dist/server/main.js')))
     execFileSync(process.execPath, [join(ROOT, 'scripts/build.ts')], { stdio: 'inherit' });
 }
 
-async function main(): Promise<void> {
-  const { counts, seconds, rampS, kbps, bytesPerSecond } = runSettings();
-  ensureToolsAndBuild();
+/** A server to measure: its name, and how to start it fresh against Icecast. */
+interface Server {
+  name: string;
+  start: (ice: Icecast) => Promise<Target>;
+}
 
-  console.log(
-    `bench:stream: ${counts.join(', ')} listeners, ramp ${rampS} s, ${seconds} s each, ${kbps} kbps MP3 from Icecast 2 + ezstream`,
-  );
-  const ice = await startIcecast({ clients: Math.max(0, ...counts) * 2 + 200 });
-  // A 10-minute file: ezstream sets its own title again each time the file loops, which could
-  // overwrite the benches' title changes before anything read them.
-  const source = await startEzstream(ice, { file: makeTestMp3(kbps, 600) });
-  const variant = args.variant ?? '';
-  const servers: ((ice: Icecast) => Promise<Target>)[] = [
-    (i) => startProxy(i),
-    ...(variant ? [(i: Icecast) => startProxy(i, variant)] : []),
-    startNginx,
-  ];
-  const rows: RunResult[] = [];
-  try {
-    await runRadioParts(ice, bytesPerSecond);
-    for (const count of counts) {
-      for (const start of servers) {
-        const r = await run(ice, start, count, seconds, rampS, bytesPerSecond);
-        rows.push(r);
-        console.log(
-          `  ${String(count).padStart(5)} ${r.server.padEnd(6)}  ok ${r.ok}/${count}  ${(r.bytesAvg / 1024).toFixed(0)} KiB/listener  ` +
-            `steady ${r.steadyRatio.toFixed(3)}x (min ${r.steadyRatioMin.toFixed(3)})  ttfb p50 ${r.ttfbP50.toFixed(0)} ms p95 ${r.ttfbP95.toFixed(0)} ms  ` +
-            `rss ${r.rssPerListenerKiB.toFixed(1)} KiB/listener  cpu ${r.cpuPct.toFixed(0)}%  (icecast saw ${r.icecastListeners})`,
-        );
-      }
-    }
-  } finally {
-    await source.stop();
-    await ice.stop();
-  }
-
+/** Each run's figures as a table, listener counts in turn, with each proxy's ratios to nginx's. */
+function printRuns(rows: RunResult[], variant: string): void {
   const f = (n: number, d = 0) => n.toFixed(d);
   const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}x` : '-');
   console.log(
     `\nproxy = as shipped (node ${shippedServerArgs().join(' ')}); proxy* = node flags '${variant || '(skipped)'}' instead; nginx = proxy_pass, proxy_buffering off, 1 worker`,
   );
+  const header = ['listeners', 'server', 'ok', 'KiB/listener', 'steady (min)', 'TTFB p50/p95/max ms'];
+  const rssHeader = ['RSS KiB/listener', 'CPU %', 'idle RSS MiB', 'RSS, CPU, TTFB p50 ÷ nginx'];
+  const cells = rows.map((r) => {
+    const nginx = rows.find((x) => x.count === r.count && x.server === 'nginx');
+    const vsNginx =
+      nginx && r !== nginx
+        ? `${ratio(r.rssPerListenerKiB, nginx.rssPerListenerKiB)}, ${ratio(r.cpuPct, nginx.cpuPct)}, ${ratio(r.ttfbP50, nginx.ttfbP50)}`
+        : '';
+    return [
+      r.count,
+      r.server,
+      `${r.ok}/${r.count}`,
+      f(r.bytesAvg / 1024),
+      `${f(r.steadyRatio, 3)}x (${f(r.steadyRatioMin, 3)}x)`,
+      `${f(r.ttfbP50)}/${f(r.ttfbP95)}/${f(r.ttfbMax)}`,
+      f(r.rssPerListenerKiB, 1),
+      f(r.cpuPct),
+      f(r.rssBaseKiB / 1024, 1),
+      vsNginx,
+    ];
+  });
+  console.log(table([...header, ...rssHeader], cells));
+}
+
+async function runListeners(ice: Icecast, servers: Server[], settings: ReturnType<typeof runSettings>) {
+  const { counts, seconds, rampS, bytesPerSecond } = settings;
+  // Listener counts in turn, every server fresh for each (interleaved, so they share the machine's phases).
+  const runs = await interleave(counts.length, servers, async ({ start }, round) => {
+    const count = counts[round - 1]!;
+    const r = await run(ice, start, count, seconds, rampS, bytesPerSecond);
+    console.log(
+      `  ${String(count).padStart(5)} ${r.server.padEnd(6)}  ok ${r.ok}/${count}  ${(r.bytesAvg / 1024).toFixed(0)} KiB/listener  ` +
+        `steady ${r.steadyRatio.toFixed(3)}x (min ${r.steadyRatioMin.toFixed(3)})  ttfb p50 ${r.ttfbP50.toFixed(0)} ms p95 ${r.ttfbP95.toFixed(0)} ms  ` +
+        `rss ${r.rssPerListenerKiB.toFixed(1)} KiB/listener  cpu ${r.cpuPct.toFixed(0)}%  (icecast saw ${r.icecastListeners})`,
+    );
+    return r;
+  });
+  return counts.flatMap((_, i) => servers.map((server) => runs.get(server.name)![i]!));
+}
+
+async function bench(cleanup: Cleanup): Promise<void> {
+  const settings = runSettings();
+  const { counts, seconds, rampS, kbps, bytesPerSecond } = settings;
+  ensureToolsAndBuild();
   console.log(
-    'listeners  server  ok          KiB/listener  steady rate (min)    TTFB p50/p95/max ms   RSS KiB/listener  CPU %  (idle RSS MiB)',
+    `bench:stream: ${counts.join(', ')} listeners, ramp ${rampS} s, ${seconds} s each, ${kbps} kbps MP3 from Icecast 2 + ezstream; load average ${loadAverage()}`,
   );
-  for (const count of counts) {
-    const nginx = rows.find((r) => r.count === count && r.server === 'nginx')!;
-    for (const r of rows.filter((x) => x.count === count)) {
-      console.log(
-        `${String(count).padStart(9)}  ${r.server.padEnd(6)}  ${`${r.ok}/${count}`.padEnd(11)} ${f(r.bytesAvg / 1024).padStart(6)}       ` +
-          `${f(r.steadyRatio, 3)}x (${f(r.steadyRatioMin, 3)}x)     ${`${f(r.ttfbP50)}/${f(r.ttfbP95)}/${f(r.ttfbMax)}`.padEnd(18)}   ` +
-          `${f(r.rssPerListenerKiB, 1).padStart(8)}        ${f(r.cpuPct).padStart(4)}   (${f(r.rssBaseKiB / 1024, 1)})`,
-      );
-    }
-    for (const r of rows.filter((x) => x.count === count && x.server !== 'nginx')) {
-      console.log(
-        `${' '.repeat(9)}  ${r.server}/nginx: RSS per listener ${ratio(r.rssPerListenerKiB, nginx.rssPerListenerKiB)}, CPU ${ratio(r.cpuPct, nginx.cpuPct)}, ` +
-          `TTFB p50 ${ratio(r.ttfbP50, nginx.ttfbP50)}, steady rate ${ratio(r.steadyRatio, nginx.steadyRatio)}`,
-      );
-    }
-  }
+  const ice = cleanup.add(await startIcecast({ clients: Math.max(0, ...counts) * 2 + 200 }), (i) => i.stop());
+  // A 10-minute file: ezstream sets its own title again each time the file loops, which could
+  // overwrite the benches' title changes before anything read them.
+  cleanup.add(await startEzstream(ice, { file: makeTestMp3(kbps, 600) }), (source) => source.stop());
+  const variant = args.variant ?? '';
+  const servers: Server[] = [
+    { name: 'proxy', start: (i) => startProxy(i) },
+    ...(variant ? [{ name: 'proxy*', start: (i: Icecast) => startProxy(i, variant) }] : []),
+    { name: 'nginx', start: startNginx },
+  ];
+  await runRadioParts(ice, bytesPerSecond);
+  const rows = await runListeners(ice, servers, settings);
+  if (rows.length > 0) printRuns(rows, variant);
   console.log(
-    `\nreal-time rate: ${bytesPerSecond} B/s; each listener also gets Icecast's ~64 KiB burst first. Target: RSS per listener at most 2x nginx's.`,
+    `\nreal-time rate: ${bytesPerSecond} B/s; each listener also gets Icecast's ~64 KiB burst first. Target: RSS per listener at most 2x nginx's. Load average at the end ${loadAverage()}`,
   );
 }
 
 if (args.client) await runClient(args.client);
-else await main();
+else await withCleanup(bench);

@@ -20,11 +20,11 @@
  */
 import { readFileSync, mkdtempSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import { Agent } from 'node:http';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Manifest } from '../src/server/manifest.ts';
 import { pages } from '../src/shared/pages.ts';
-import { type AppProcess, requireBuild, startApp, TASKSET } from '../test/support/app-process.ts';
+import { type AppProcess, requireBuild, startApp } from '../test/support/app-process.ts';
 import { sleep } from '../test/support/wait.ts';
 import {
   getWithBody,
@@ -38,7 +38,7 @@ import { fuzzCases, send, type Category } from './load/fuzz.ts';
 import { mixedRoutesLua } from './load/mixed-routes.ts';
 import { sigtermUnderLoad } from './load/sigterm.ts';
 import { errorCount, requireWrk, runWrk } from './perf/wrk.ts';
-import { table } from './text-table.ts';
+import { CLIENT_CPU, loadAverage, placement, SERVER_CPU, table } from './perf/harness.ts';
 
 const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 // Long enough for V8 to size its heap for this load: the live heap stays near 30 MB, but the heap
@@ -50,9 +50,6 @@ const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 *
 const HEADERS_TIMEOUT_MS = 1_000;
 /** wrk counts an answer slower than this as a timeout error: a hang limit, far beyond any answer here. */
 const WRK_TIMEOUT_S = 30;
-const pinned = TASKSET !== null && availableParallelism() >= 2;
-const SERVER_CPU = pinned ? 0 : undefined;
-const CLIENT_CPU = pinned ? 1 : undefined;
 
 interface Check {
   name: string;
@@ -348,14 +345,8 @@ async function main(): Promise<number> {
   requireWrk();
   const dir = mkdtempSync(join(tmpdir(), 'news-load-'));
   const started = performance.now();
-  console.log(
-    pinned ? `servers on CPU ${SERVER_CPU}, wrk on CPU ${CLIENT_CPU}` : 'not pinned (taskset or a second CPU missing)',
-  );
-  console.log(
-    `load average (1/5/15 min) before: ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')} on ${availableParallelism()} CPUs`,
-  );
+  console.log(placement());
+  console.log(`load average (1/5/15 min) before: ${loadAverage()}`);
   let server: AppProcess | undefined;
   try {
     server = await start(dir, 'load');

@@ -8,8 +8,7 @@
  */
 import type { Browser, BrowserContext } from 'playwright-core';
 import { blockThirdParties } from '../../test/support/browser.ts';
-import { median } from '../../test/support/stats.ts';
-import { table } from '../text-table.ts';
+import { interleave, median, table } from './harness.ts';
 
 export interface WorkerLoadFigures {
   route: string;
@@ -54,19 +53,18 @@ export async function workerPageLoads(
   const without = await browser.newContext({ serviceWorkers: 'block' });
   try {
     await loadTimes(without, `${origin}/`);
+    const contexts = [
+      { name: 'without', context: without },
+      { name: 'with', context: withWorker },
+    ];
     const figures: WorkerLoadFigures[] = [];
     for (const route of routes) {
-      const a: Array<{ firstByte: number; load: number }> = [];
-      const b: Array<{ firstByte: number; load: number }> = [];
-      for (let i = 0; i < loads; i++) {
-        a.push(await loadTimes(without, origin + route));
-        b.push(await loadTimes(withWorker, origin + route));
-      }
-      const medians = (runs: typeof a) => ({
-        firstByte: median(runs.map((r) => r.firstByte)),
-        load: median(runs.map((r) => r.load)),
+      const runs = await interleave(loads, contexts, ({ context }) => loadTimes(context, origin + route));
+      const medians = (name: string) => ({
+        firstByte: median(runs.get(name)!.map((r) => r.firstByte)),
+        load: median(runs.get(name)!.map((r) => r.load)),
       });
-      figures.push({ route, without: medians(a), with: medians(b) });
+      figures.push({ route, without: medians('without'), with: medians('with') });
     }
     return figures;
   } finally {
