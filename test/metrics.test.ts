@@ -95,6 +95,12 @@ describe('GET /metrics', () => {
       'page_renders_coalesced_total',
       'page_render_duration_seconds',
       'stream_listeners',
+      'stream_listener_seconds_total',
+      'stream_listener_sessions_total',
+      'stream_listeners_peak',
+      'stream_listeners_max',
+      'now_playing_push_clients',
+      'now_playing_push_clients_max',
       'stream_upstream_failures_total',
       'log_lines_dropped_total',
     ]) {
@@ -103,6 +109,34 @@ describe('GET /metrics', () => {
     expect(sampleOf(families, 'http_requests_total', { lane: 'stream', status_class: '5xx' })).toBe(0);
     expect(sampleOf(families, 'stream_listeners', { port: '8078' })).toBe(0);
     expect(sampleOf(families, 'stream_upstream_failures_total', { reason: 'timeout' })).toBe(0);
+    expect(sampleOf(families, 'stream_listener_seconds_total', { port: '8078' })).toBe(0);
+    expect(sampleOf(families, 'stream_listener_sessions_total', { port: '8078' })).toBe(0);
+    expect(sampleOf(families, 'stream_listeners_max')).toBe(1_000);
+    expect(sampleOf(families, 'now_playing_push_clients_max')).toBe(10_000);
+  });
+
+  it("counts a listener's seconds while they listen, and as many as they listened once they leave", async () => {
+    const seconds = async () => sampleOf(await scrape(), 'stream_listener_seconds_total', { port: '8076' });
+    const before = await seconds();
+    const started = performance.now();
+    const res = await fetch(`${app.url}/api/stream?port=8076`, { headers: { 'User-Agent': BROWSER_UA } });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const reading = (async () => {
+      while (!(await reader.read()).done);
+    })();
+    // Counted while the session is under way, not only when it ends.
+    await expect.poll(async () => (await seconds()) - before).toBeGreaterThan(1);
+    expect(sampleOf(await scrape(), 'stream_listeners_peak', { port: '8076' })).toBe(1);
+    await reader.cancel();
+    await reading;
+    const held = (performance.now() - started) / 1000;
+    await expect.poll(async () => sampleOf(await scrape(), 'stream_listeners', { port: '8076' })).toBe(0);
+    const listened = (await seconds()) - before;
+    expect(listened).toBeLessThanOrEqual(held);
+    expect(listened).toBeCloseTo(held, 0);
+    // Under a minute: no session counted.
+    expect(sampleOf(await scrape(), 'stream_listener_sessions_total', { port: '8076' })).toBe(0);
   });
 
   it('counts a known sequence of requests exactly', async () => {

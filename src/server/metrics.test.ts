@@ -32,7 +32,14 @@ describe('the request latency histogram', () => {
   it("serves what prom-client's own Histogram serves for the same answers", async () => {
     const now = Date.now();
     vi.spyOn(Date, 'now').mockReturnValue(now);
-    const metrics = createMetrics({ streamPorts: [], listenersAt: () => 0, droppedLogLines: () => 0 });
+    const metrics = createMetrics({
+      streamPorts: [],
+      listenersAt: () => 0,
+      droppedLogLines: () => 0,
+      listening: () => ({ seconds: () => 0, sessions: () => 0, peak: () => 0 }),
+      pushClients: () => 0,
+      caps: { listeners: 1, pushClients: 1 },
+    });
     const reference = new Registry();
     const histogram = new Histogram({
       name: NAME,

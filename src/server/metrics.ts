@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { ANSWERED_BY, type AnsweredBy, type AnswerObserver } from './front-door.ts';
 import type { PageEvents } from './pages/page-route.ts';
+import type { ListeningFigures } from './stream/listening.ts';
 
 const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
 /** Upstream failures by what a listener would get: 502, 503, 504 (stream/upstream.ts). */
@@ -72,6 +73,12 @@ export interface MetricSources {
   listenersAt(port: number): number;
   /** Log lines dropped since start (log-destination.ts). */
   droppedLogLines(): number;
+  /** Listener-seconds, sessions and peaks per allowed port (stream/listening.ts). */
+  listening(): ListeningFigures;
+  /** Now-playing push connections open now. */
+  pushClients(): number;
+  /** The process's caps (STREAM_MAX_LISTENERS, STREAM_MAX_EVENT_CLIENTS), for the alerts' ratios. */
+  caps: { listeners: number; pushClients: number };
 }
 
 export interface Metrics {
@@ -155,19 +162,82 @@ function requestMetrics(registry: Registry): Pick<Metrics, 'observe' | 'pages'> 
   };
 }
 
+/** A gauge read at scrape time, no labels. */
+function gaugeOf(registry: Registry, name: string, help: string, value: () => number): void {
+  new Gauge({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      this.set(value());
+    },
+  });
+}
+
+/**
+ * The radio's figures, by allowed stream port: listeners now, listening (listener-seconds,
+ * sessions of a minute or more, peak), and the caps and push connections the alerts compare.
+ */
+function streamMetrics(registry: Registry, sources: MetricSources): void {
+  const ports = sources.streamPorts.map((port) => ({ port, labels: { port: String(port) } }));
+  const gaugeByPort = (name: string, help: string, read: (port: number) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['port'] as const,
+      registers: [registry],
+      collect() {
+        for (const { port, labels } of ports) this.set(labels, read(port));
+      },
+    });
+  const counterByPort = (name: string, help: string, read: (port: number) => number) =>
+    new Counter({
+      name,
+      help,
+      labelNames: ['port'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const { port, labels } of ports) this.inc(labels, read(port));
+      },
+    });
+  gaugeByPort('stream_listeners', 'Radio listeners being served, by allowed stream port', sources.listenersAt);
+  counterByPort(
+    'stream_listener_seconds_total',
+    "Listener-seconds through /api/stream (every listener's time summed, sessions under way up to now), by port",
+    (port) => sources.listening().seconds(port),
+  );
+  counterByPort(
+    'stream_listener_sessions_total',
+    'Listening sessions through /api/stream that lasted a minute or more (counted on reaching it), by port',
+    (port) => sources.listening().sessions(port),
+  );
+  gaugeByPort(
+    'stream_listeners_peak',
+    'Most concurrent radio listeners within the current minute and the one before, by port',
+    (port) => sources.listening().peak(port),
+  );
+  const { caps } = sources;
+  gaugeOf(
+    registry,
+    'stream_listeners_max',
+    'Radio listeners one process takes (STREAM_MAX_LISTENERS)',
+    () => caps.listeners,
+  );
+  gaugeOf(registry, 'now_playing_push_clients', 'Now-playing push connections open', sources.pushClients);
+  gaugeOf(
+    registry,
+    'now_playing_push_clients_max',
+    'Now-playing push connections one process takes (STREAM_MAX_EVENT_CLIENTS)',
+    () => caps.pushClients,
+  );
+}
+
 export function createMetrics(sources: MetricSources): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const { observe, pages } = requestMetrics(registry);
-  new Gauge({
-    name: 'stream_listeners',
-    help: 'Radio listeners being served, by allowed stream port',
-    labelNames: ['port'] as const,
-    registers: [registry],
-    collect() {
-      for (const port of sources.streamPorts) this.set({ port: String(port) }, sources.listenersAt(port));
-    },
-  });
+  streamMetrics(registry, sources);
   const failures = new Counter({
     name: 'stream_upstream_failures_total',
     help: 'Requests to the stream upstream that failed, by reason',

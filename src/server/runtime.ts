@@ -61,6 +61,9 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
         streamPorts: upstream.stream.allowedPorts,
         listenersAt: (port) => streams.listenersAt(port),
         droppedLogLines: () => sharedStdout().droppedTotal,
+        listening: () => streams.listening,
+        pushClients: () => streams.pushClients,
+        caps: { listeners: upstream.stream.maxListeners, pushClients: upstream.stream.maxEventClients },
       })
     : undefined;
   const streams = createStreamService(upstream.stream, logger, {

@@ -13,6 +13,7 @@ import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { StreamConfig } from './config.ts';
 import { createIcecastStatus } from './icecast-status.ts';
+import type { ListeningFigures } from './listening.ts';
 import { createNowPlayingHandler } from './now-playing.ts';
 import { createNowPlayingEvents } from './now-playing-events.ts';
 import { createNowPlayingReader } from './now-playing-reader.ts';
@@ -37,6 +38,10 @@ export interface StreamService {
   readonly activeListeners: number;
   /** Listeners being served right now on one allowed port (metrics). */
   listenersAt(port: number): number;
+  /** Listener-seconds, sessions of a minute and peaks per allowed port (metrics). */
+  readonly listening: ListeningFigures;
+  /** Now-playing push connections open right now (metrics). */
+  readonly pushClients: number;
 }
 
 export interface StreamObservers {
@@ -102,5 +107,9 @@ export function createStreamService(
       return proxy.listeners();
     },
     listenersAt: (port) => proxy.listeners(port),
+    listening: proxy.listening,
+    get pushClients() {
+      return events.clients;
+    },
   };
 }

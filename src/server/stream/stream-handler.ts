@@ -13,6 +13,7 @@ import { answerHead } from './head.ts';
 import type { IcecastStatus } from './icecast-status.ts';
 import { createListenerSlots } from './listener-slots.ts';
 import { createListenerRegistry, type StreamListener } from './listeners.ts';
+import type { ListeningFigures } from './listening.ts';
 import { createMountFeed, type MountFeed } from './mount-feed.ts';
 import { requestedPort } from './port-param.ts';
 import { startSendTimeoutSweep } from './send-timeout.ts';
@@ -33,6 +34,8 @@ export interface StreamProxy {
   closeAll(): void;
   /** Listeners being served right now (of one port, or all). */
   listeners(port?: number): number;
+  /** Listener-seconds, sessions and peaks per port (listening.ts). */
+  readonly listening: ListeningFigures;
   /** Whether this process relays the port's mount right now. */
   relaying(port: number): boolean;
 }
@@ -103,6 +106,7 @@ export function createStreamProxy(config: StreamConfig, { logger, health, status
       }
     },
     listeners: (port) => registry.count(port),
+    listening: registry.listening,
     relaying: (port) => feeds.get(port)?.liveHeaders != null,
   };
 }
