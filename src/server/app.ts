@@ -25,6 +25,7 @@ import { sendServerError } from './pages/server-error.ts';
 import { createRequestLog, cut } from './request-log.ts';
 import { type HeaderList, securityHeaders } from './security.ts';
 import type { StreamService } from './stream/index.ts';
+import { createVitalsEndpoint, type VitalsRecorder } from './vitals.ts';
 
 export interface AppOptions {
   /** Tests swap in an app tree that throws or hangs. */
@@ -34,6 +35,8 @@ export interface AppOptions {
   observe?: AnswerObserver;
   /** Told of the page cache's hits, misses and renders in the Express chain (metrics.ts). */
   pageEvents?: PageEvents;
+  /** Where POST /api/vitals puts valid reports (metrics.ts); without it they are checked and dropped. */
+  vitals?: VitalsRecorder;
 }
 
 /** What the composition root (runtime.ts) gives the app. */
@@ -188,11 +191,15 @@ export function createApp(config: Config, parts: AppParts): App {
     return true;
   };
 
+  /** POST /api/vitals, the page's field Web Vitals beacon (vitals.ts), counted as the api lane. */
+  const vitals = createVitalsEndpoint(options.vitals ?? (() => {}));
+
   const lanes: Lane[] = [
     ...(cache
       ? [{ name: 'cached page', kind: 'prepared', handle: createFastLane(cache, todaysCacheControl) } as const]
       : []),
     { name: 'health', kind: 'quiet', handle: health },
+    { name: 'api', handle: (req, res) => vitals.handle(req, res, clientIp(req) ?? 'unknown') },
     { name: 'stream', handle: stream },
     ...expressLanes(app, files),
   ];

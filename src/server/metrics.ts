@@ -8,7 +8,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { ANSWERED_BY, type AnsweredBy, type AnswerObserver } from './front-door.ts';
 import type { PageEvents } from './pages/page-route.ts';
+import { NAVIGATION_TYPES, VITAL_NAMES } from '../shared/vitals.ts';
 import type { ListeningFigures } from './stream/listening.ts';
+import { IN_MILLISECONDS, ROUTE_IDS, VITAL_HISTOGRAMS, type VitalsRecorder } from './vitals.ts';
 
 const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
 /** Upstream failures by what a listener would get: 502, 503, 504 (stream/upstream.ts). */
@@ -89,6 +91,8 @@ export interface Metrics {
   pages: PageEvents;
   /** A request to the stream's upstream failed with this status. */
   upstreamFailure(status: number): void;
+  /** For POST /api/vitals: a valid report's values (vitals.ts). */
+  vitals: VitalsRecorder;
 }
 
 /** A counter prom-client reads from `count()` at scrape time. */
@@ -233,6 +237,36 @@ function streamMetrics(registry: Registry, sources: MetricSources): void {
   );
 }
 
+/**
+ * Field Web Vitals: a histogram per metric by route id, and reports by navigation type. Every
+ * route's and type's series is made at start (zero), and only valid reports reach them.
+ */
+function vitalsMetrics(registry: Registry): VitalsRecorder {
+  const histograms = Object.fromEntries(
+    VITAL_NAMES.map((metric) => {
+      const { name, help, buckets } = VITAL_HISTOGRAMS[metric];
+      const histogram = new Histogram({ name, help, buckets, labelNames: ['route'] as const, registers: [registry] });
+      for (const route of ROUTE_IDS) histogram.zero({ route });
+      return [metric, histogram];
+    }),
+  );
+  const reports = new Counter({
+    name: 'web_vitals_reports_total',
+    help: 'Web Vitals beacons recorded (one per page view), by navigation type',
+    labelNames: ['navigation'] as const,
+    registers: [registry],
+  });
+  for (const navigation of NAVIGATION_TYPES) reports.labels(navigation).inc(0);
+  return ({ route, navigation, metrics }) => {
+    reports.labels(navigation).inc();
+    for (const metric of VITAL_NAMES) {
+      const value = metrics[metric];
+      if (value !== undefined)
+        histograms[metric]!.observe({ route }, IN_MILLISECONDS.has(metric) ? value / 1000 : value);
+    }
+  };
+}
+
 export function createMetrics(sources: MetricSources): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -252,6 +286,7 @@ export function createMetrics(sources: MetricSources): Metrics {
     registry,
     observe,
     pages,
+    vitals: vitalsMetrics(registry),
     upstreamFailure(status) {
       const reason = UPSTREAM_FAILURES[status as keyof typeof UPSTREAM_FAILURES];
       if (reason) failures.labels(reason).inc();

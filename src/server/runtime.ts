@@ -73,7 +73,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions = {})
     ...appOptions,
     logger,
     streams,
-    ...(metrics && { observe: metrics.observe, pageEvents: metrics.pages }),
+    ...(metrics && { observe: metrics.observe, pageEvents: metrics.pages, vitals: metrics.vitals }),
   });
   let running: RunningServer;
   try {
