@@ -3,10 +3,12 @@
  * what a GET would get at that moment, with GET's headers, and opens no
  * listener (Icecast's status page tells it whether the mount is on the air).
  */
+import { cpSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/app-process.ts';
-import { startEzstream, startIcecast, type Ezstream, type Icecast } from '../support/icecast.ts';
-import { fetchAll, startProxyApp, type ProxyApp } from './helpers.ts';
+import { makeTestMp3, startEzstream, startIcecast, type Ezstream, type Icecast } from '../support/icecast.ts';
+import { fetchAll, openStream, startFakeUpstream, startProxyApp, type ProxyApp } from './helpers.ts';
 
 const STREAM = '/api/stream?port=8076';
 
@@ -14,7 +16,8 @@ let ice: Icecast;
 let source: Ezstream | undefined;
 
 beforeAll(async () => {
-  ice = await startIcecast();
+  // Its own copy of the web folder, so a test can take the status page away.
+  ice = await startIcecast({ ownWebroot: true });
   source = await startEzstream(ice);
 }, 60_000);
 
@@ -31,6 +34,15 @@ async function withApp<T>(port: number, run: (app: ProxyApp) => Promise<T>, conn
   } finally {
     await app.close();
   }
+}
+
+/** HEAD first (with nothing known), then GET's status and type (its stream ended after the head). */
+async function headThenPlay(app: ProxyApp) {
+  const head = await fetchAll(`${app.url}${STREAM}`, { method: 'HEAD' });
+  const get = await openStream(`${app.url}${STREAM}`);
+  const audio = get.status === 200 ? await get.waitForBytes(1).then(() => true) : false;
+  get.destroy();
+  return { head, get, audio };
 }
 
 /** HEAD first (with nothing known), then GET: the same status and headers, HEAD without a body. */
@@ -79,6 +91,46 @@ describe('HEAD /api/stream tells the truth', () => {
       );
     } finally {
       process.kill(ice.pid, 'SIGCONT');
+    }
+  });
+
+  it('200 while Icecast’s status page answers 404 and the mount plays, as GET', async () => {
+    const page = join(ice.webroot, 'status-json.xsl');
+    cpSync(page, `${page}.kept`);
+    rmSync(page);
+    try {
+      expect((await fetch(`${ice.url}/status-json.xsl`)).status).toBe(404);
+      await withApp(ice.port, async (app) => {
+        const { head, get, audio } = await headThenPlay(app);
+        expect(get.status).toBe(200);
+        expect(audio).toBe(true);
+        expect(head.status).toBe(200);
+        expect(head.headers['content-type']).toBe(get.headers['content-type']);
+      });
+    } finally {
+      cpSync(`${page}.kept`, page);
+    }
+  });
+
+  it('200 while the status page answers 500 and the mount plays, as GET', async () => {
+    const mp3 = readFileSync(makeTestMp3());
+    const upstream = await startFakeUpstream((req, res) => {
+      if (req.url === '/status-json.xsl') {
+        res.writeHead(500, { 'Content-Type': 'text/html' }).end('<b>500</b>');
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': 'audio/mpeg' }).end(mp3);
+    });
+    try {
+      await withApp(upstream.port, async (app) => {
+        const { head, get, audio } = await headThenPlay(app);
+        expect(get.status).toBe(200);
+        expect(audio).toBe(true);
+        expect(head.status).toBe(200);
+        expect(head.headers['content-type']).toBe('audio/mpeg');
+      });
+    } finally {
+      await upstream.close();
     }
   });
 

@@ -10,7 +10,7 @@
  * Debian packages: icecast2, ezstream, lame, sox.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './app-process.ts';
@@ -109,6 +109,12 @@ export interface IcecastOptions {
   mounts?: MountOptions[];
   /** XML added at the end of <icecast> (a <relay> block from deploy/icecast-relay.xml). */
   extraXml?: string;
+  /**
+   * Serve a copy of Debian's web folder from `webroot` (a test then breaks the status page in it).
+   * The copy holds the files themselves: Debian's are links into /etc/icecast2/web, which a test
+   * must never write through.
+   */
+  ownWebroot?: boolean;
 }
 
 export interface IcecastSource {
@@ -122,6 +128,8 @@ export interface Icecast {
   url: string;
   pid: number;
   dir: string;
+  /** The folder Icecast serves /status-json.xsl from (a copy of Debian's with `ownWebroot`). */
+  webroot: string;
   sourcePassword: string;
   logs: string[];
   /** Sources by mount, from /status-json.xsl. */
@@ -159,6 +167,8 @@ function dropTo(): { user: string; group: string; uid: number; gid: number } | n
   throw new Error('running as root but neither user icecast2 nor nobody exists for Icecast to switch to');
 }
 
+const DEBIAN_WEBROOT = '/usr/share/icecast2/web';
+
 /** Starts Icecast; one retry on a new port covers the rare race where another process took the free port first. */
 export async function startIcecast(options: IcecastOptions = {}): Promise<Icecast> {
   requireStreamTools();
@@ -177,6 +187,8 @@ async function startIcecastOnce(options: IcecastOptions): Promise<Icecast> {
   mkdirSync(logdir);
   const owner = dropTo();
   if (owner) chownSync(logdir, owner.uid, owner.gid);
+  const webroot = options.ownWebroot ? join(dir, 'web') : DEBIAN_WEBROOT;
+  if (options.ownWebroot) cpSync(DEBIAN_WEBROOT, webroot, { recursive: true, dereference: true });
   const sourcePassword = `src-${process.pid}-${port}`;
   const adminPassword = `adm-${process.pid}-${port}`;
 
@@ -207,7 +219,7 @@ async function startIcecastOnce(options: IcecastOptions): Promise<Icecast> {
   <fileserve>1</fileserve>
   <paths>
     <basedir>/usr/share/icecast2</basedir><logdir>${logdir}</logdir>
-    <webroot>/usr/share/icecast2/web</webroot><adminroot>/usr/share/icecast2/admin</adminroot>
+    <webroot>${webroot}</webroot><adminroot>/usr/share/icecast2/admin</adminroot>
   </paths>
   <logging><accesslog>access.log</accesslog><errorlog>error.log</errorlog><loglevel>2</loglevel></logging>
   <security><chroot>0</chroot>${owner ? `<changeowner><user>${owner.user}</user><group>${owner.group}</group></changeowner>` : ''}</security>
@@ -255,6 +267,7 @@ async function startIcecastOnce(options: IcecastOptions): Promise<Icecast> {
     url,
     pid: proc.child.pid!,
     dir,
+    webroot,
     sourcePassword,
     logs: proc.logs,
     sources: status,

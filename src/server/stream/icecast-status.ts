@@ -2,9 +2,11 @@
  * Icecast's status page (/status-json.xsl), read for what is on air (now-playing.ts) and for
  * HEAD /api/stream (head.ts): one upstream request at a time per port, reused for a few seconds.
  * Icecast's JSON is not always valid and `source` may be missing, one object or an array:
- * anything unexpected yields nulls. A page that is too big or never finishes says nothing about
- * the mount (status 200, unknown), since a listener's GET would still play; only a refused
- * connection (502) or no answer at all (504) says the upstream is down.
+ * anything unexpected yields nulls. A page that is too big, never finishes, or is not there (Icecast
+ * answers 404 when it cannot read its status-json.xsl; anything but 200) says nothing about the
+ * mount (status 200, unknown), since a listener's GET would still play; only a refused connection
+ * (502) or no answer at all (504) says the upstream is down. An unknown reading is not recorded
+ * as the upstream's health: a listener's GET says more.
  */
 import { get } from 'node:http';
 import type { StreamConfig } from './config.ts';
@@ -66,13 +68,13 @@ class StatusError extends Error {
   }
 }
 
-/** The status page's body, or null when it is too big or does not finish in time. */
+/** The status page's body, or null when it is not there, too big, or does not finish in time. */
 function fetchStatus(url: string, timeoutMs: number): Promise<string | null> {
   return new Promise((resolve, reject) => {
     const req = get(url, { agent: false, headers: { accept: 'application/json' }, timeout: timeoutMs }, (res) => {
       if (res.statusCode !== 200) {
         res.resume();
-        reject(new StatusError(502));
+        resolve(null);
         return;
       }
       // The head is in, so Icecast answers: from here a slow body only makes the page unreadable.
@@ -133,7 +135,7 @@ export function createIcecastStatus(config: StreamConfig, health: UpstreamHealth
       if (entry && Date.now() - entry.at <= maxAgeMs) return Promise.resolve(entry.value);
       const pending = load(port).then((value) => {
         cache.set(port, { value, at: Date.now() });
-        health.record(port, value.status);
+        if (value.status !== 200 || value.nowPlaying.live !== null) health.record(port, value.status);
         return value;
       });
       cache.set(port, { value: entry?.value ?? { status: 200, nowPlaying: UNKNOWN }, at: 0, pending });
