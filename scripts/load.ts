@@ -38,7 +38,7 @@ import { fuzzCases, send, type Category } from './load/fuzz.ts';
 import { mixedRoutesLua } from './load/mixed-routes.ts';
 import { sigtermUnderLoad } from './load/sigterm.ts';
 import { errorCount, requireWrk, runWrk } from './perf/wrk.ts';
-import { CLIENT_CPU, loadAverage, placement, SERVER_CPU, table } from './perf/harness.ts';
+import { CLIENT_CPU, loadAverage, mb, placement, SERVER_CPU, table } from './perf/harness.ts';
 
 const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 // Long enough for V8 to size its heap for this load: the live heap stays near 30 MB, but the heap
@@ -62,8 +62,6 @@ function check(name: string, measured: string | number, target: string, ok: bool
   checks.push({ name, measured: String(measured), target, ok });
   console.log(`  ${ok ? 'ok  ' : 'FAIL'}  ${name}: ${measured} (target ${target})`);
 }
-
-const mb = (kbytes: number) => `${(kbytes / 1024).toFixed(1)} MB`;
 
 function start(dir: string, name: string, env: Record<string, string> = {}): Promise<AppProcess> {
   return startApp(env, {
