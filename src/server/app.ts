@@ -1,5 +1,5 @@
 /**
- * The app, without listening: its lanes (the page fast lane, health checks, the stream, and the
+ * The app, without listening: its lanes (the page fast lane, health checks, the radio, and the
  * Express chain for everything else) behind one front door (front-door.ts), which refuses bad
  * framing, writes the request log and sets the security headers. The Express chain's middleware
  * reads top to bottom in the order a request meets it.
@@ -15,13 +15,14 @@ import { clientIpOf } from './client-ip.ts';
 import type { Config } from './config.ts';
 import { type AnswerObserver, createFrontDoor, type FrontDoor, type Lane, type LaneName } from './front-door.ts';
 import type { Logger } from 'pino';
-import { loadManifest } from './manifest.ts';
+import type { Manifest } from './manifest.ts';
 import { createFastLane } from './pages/fast-lane.ts';
 import { chicagoDay, PageCache } from './pages/page-cache.ts';
 import { createPageRoute, type PageEvents } from './pages/page-route.ts';
 import { pageCacheControlClock } from './pages/shared-cache.ts';
 import { seoRoutes } from './pages/seo.ts';
 import { sendServerError } from './pages/server-error.ts';
+import { pathOf } from './request-target.ts';
 import { createRequestLog, cut } from './request-log.ts';
 import { type HeaderList, securityHeaders } from './security.ts';
 import type { StreamService } from './stream/index.ts';
@@ -42,6 +43,8 @@ export interface AppOptions {
 /** What the composition root (runtime.ts) gives the app. */
 export interface AppParts extends AppOptions {
   logger: Logger;
+  /** The build's manifest (the composition root's first step reads it). */
+  manifest: Manifest;
   /** The radio's routes and stream (the root stops them). */
   streams: StreamService;
 }
@@ -56,32 +59,29 @@ export interface App {
 }
 
 /**
- * Never compress audio (already compressed; gzip would buffer a live stream), nor a response
- * that carries an ETag: those come from memory with their own br/gzip bytes (http-cache.ts).
+ * Never compress a response that carries an ETag: those come from memory with their own br/gzip
+ * bytes (http-cache.ts). (The radio's answers never reach Express.)
  */
 function shouldCompress(req: Request, res: Response): boolean {
-  if (req.path.startsWith('/api/stream') || res.getHeader('ETag') !== undefined) return false;
+  if (res.getHeader('ETag') !== undefined) return false;
   return compression.filter(req, res);
 }
 
 interface ChainParts {
   config: Config;
   logger: Logger;
-  streams: StreamService;
   files: StaticFiles;
   pageRoute: ReturnType<typeof createPageRoute>;
 }
 
 /** Everything the lanes before it do not answer; the front door has set the security headers. */
-function expressChain({ config, logger, streams, files, pageRoute }: ChainParts): Express {
+function expressChain({ config, logger, files, pageRoute }: ChainParts): Express {
   const app = express();
   app.disable('x-powered-by');
   // The configuration's compiled trust function, so req.ip is the address every other lane logs.
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
 
-  // The radio's routes: before compression, which must never touch the live stream.
-  app.use('/api', streams.router);
   app.use(compression({ filter: shouldCompress }));
   app.use(files.middleware);
   app.use(seoRoutes(config.site));
@@ -110,17 +110,11 @@ function expressChain({ config, logger, streams, files, pageRoute }: ChainParts)
   return app;
 }
 
-const pathOf = (req: IncomingMessage) => {
-  const url = req.url ?? '';
-  const q = url.indexOf('?');
-  return q < 0 ? url : url.slice(0, q);
-};
-
 const HEALTHY = JSON.stringify({ status: 'ok' });
 
 /** GET/HEAD /healthz: the front door writes no log line for it (a prober asks every few seconds). */
 function health(req: IncomingMessage, res: ServerResponse): boolean {
-  if ((req.method !== 'GET' && req.method !== 'HEAD') || pathOf(req) !== '/healthz') return false;
+  if ((req.method !== 'GET' && req.method !== 'HEAD') || pathOf(req.url ?? '') !== '/healthz') return false;
   res.writeHead(200, {
     'Content-Type': 'application/json; charset=utf-8',
     'Cache-Control': 'no-store',
@@ -132,27 +126,22 @@ function health(req: IncomingMessage, res: ServerResponse): boolean {
 
 /**
  * Express answers all that is left. It is one handler, but named by what the target's path asks
- * for (a file we hold, the radio's /api, anything else: a page), so answers are counted per lane.
+ * for (a file we hold, anything else: a page), so answers are counted per lane.
  */
 function expressLanes(app: Express, files: StaticFiles): Lane[] {
   const lane = (name: LaneName, takes: (path: string) => boolean): Lane => ({
     name,
     handle(req, res) {
-      if (!takes(pathOf(req))) return false;
+      if (!takes(pathOf(req.url ?? ''))) return false;
       app(req, res);
       return true;
     },
   });
-  return [
-    lane('static', (path) => files.has(path)),
-    lane('api', (path) => /^\/api(?:\/|$)/i.test(path)),
-    lane('rendered page', () => true),
-  ];
+  return [lane('static', (path) => files.has(path)), lane('rendered page', () => true)];
 }
 
 export function createApp(config: Config, parts: AppParts): App {
-  const { logger, streams, ...options } = parts;
-  const manifest = loadManifest(config.distDir);
+  const { logger, streams, manifest, ...options } = parts;
   const security: HeaderList = securityHeaders(config.site);
   const { now } = options;
   const nowMs = now ? () => now().getTime() : Date.now;
@@ -175,21 +164,28 @@ export function createApp(config: Config, parts: AppParts): App {
     ...(options.pageEvents && { events: options.pageEvents }),
     ...(options.appTree && { appTree: options.appTree }),
   });
-  const app = expressChain({ config, logger, streams, files, pageRoute });
+  const app = expressChain({ config, logger, files, pageRoute });
 
   // The client's address for every lane, as Express's req.ip (X-Forwarded-For only from a trusted proxy).
   const clientIp = clientIpOf(config.trustProxy);
   const requestLog = createRequestLog(logger, clientIp);
 
-  /** The stream, before Express (stream/index.ts says why). */
-  const stream = (req: IncomingMessage, res: ServerResponse): boolean => {
-    if (!streams.isStreamRequest(req)) return false;
-    streams.stream(req, res, clientIp(req) ?? 'unknown', (err) => {
-      logger.error({ err, path: cut(req.url) }, 'request failed');
-      sendServerError(res);
-    });
-    return true;
-  };
+  /**
+   * The radio's paths, before Express (stream/index.ts says why), named by what they hold: the
+   * stream and the push (`stream`), the now-playing answer (`api`).
+   */
+  const radio = (name: 'stream' | 'api', longLived: boolean): Lane => ({
+    name,
+    handle(req, res) {
+      const route = streams.route(req);
+      if (route?.longLived !== longLived) return false;
+      route.handle(req, res, clientIp(req) ?? 'unknown', (err) => {
+        logger.error({ err, path: cut(req.url) }, 'request failed');
+        sendServerError(res);
+      });
+      return true;
+    },
+  });
 
   /** POST /api/vitals, the page's field Web Vitals beacon (vitals.ts), counted as the api lane. */
   const vitals = createVitalsEndpoint(options.vitals ?? (() => {}));
@@ -200,7 +196,8 @@ export function createApp(config: Config, parts: AppParts): App {
       : []),
     { name: 'health', kind: 'quiet', handle: health },
     { name: 'api', handle: (req, res) => vitals.handle(req, res, clientIp(req) ?? 'unknown') },
-    { name: 'stream', handle: stream },
+    radio('stream', true),
+    radio('api', false),
     ...expressLanes(app, files),
   ];
   const doorOver = (some: readonly Lane[]) =>

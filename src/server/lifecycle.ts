@@ -7,7 +7,7 @@
 import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Config } from './config.ts';
 import type { Logger } from 'pino';
-import { cutStalledSenders } from './send-timeout.ts';
+import type { SendTimeouts } from './send-timeout.ts';
 
 export interface RunningServer {
   server: Server;
@@ -15,7 +15,13 @@ export interface RunningServer {
   stop(reason: string): Promise<void>;
 }
 
-export function startServer(handle: RequestListener, config: Config, logger: Logger): Promise<RunningServer> {
+/** `sendTimeouts`: the one sweep that cuts clients who stopped reading (send-timeout.ts); the server feeds it its connections. */
+export function startServer(
+  handle: RequestListener,
+  config: Config,
+  logger: Logger,
+  sendTimeouts: SendTimeouts,
+): Promise<RunningServer> {
   const server = createServer(
     {
       maxHeaderSize: config.maxHeaderSize,
@@ -39,11 +45,10 @@ export function startServer(handle: RequestListener, config: Config, logger: Log
       if (!res.writableEnded) follow(res);
     },
   );
-  // A client that stops reading (a page it never takes, pipelined requests piling up) holds its
-  // connection until SEND_TIMEOUT_MS passes with no byte taken, then it is closed. Between
-  // requests the keep-alive timeout applies instead.
-  const stopCutting = cutStalledSenders(server, config.timeouts.sendMs);
-  server.once('close', stopCutting);
+  // A client that stops reading (a page it never takes, pipelined requests piling up, a radio
+  // listener) holds its connection until its send timeout passes with no byte taken, then it is
+  // closed. Between requests the keep-alive timeout applies instead.
+  server.on('connection', sendTimeouts.watch);
   // While stopping, answers say "Connection: close" and a keep-alive connection is closed as soon
   // as its last answer is done, so clients (and nginx) reconnect to another process.
   let stopping: Promise<void> | null = null;
@@ -74,9 +79,13 @@ export function startServer(handle: RequestListener, config: Config, logger: Log
   };
 
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (error: Error) => {
+      // Not listening, but its timers (the connections check) are armed: close stops them.
+      server.close(() => reject(error));
+    };
+    server.once('error', failed);
     server.listen(config.port, config.host, () => {
-      server.off('error', reject);
+      server.off('error', failed);
       resolve({ server, stop });
     });
   });

@@ -18,6 +18,6 @@ export interface Manifest {
 
 export function loadManifest(distDir: string): Manifest {
   const file = join(distDir, 'manifest.json');
-  if (!existsSync(file)) throw new Error(`build output missing: ${file} (run "npm run build")`);
+  if (!existsSync(file)) throw new Error(`${file} is missing: run "npm run build"`);
   return JSON.parse(readFileSync(file, 'utf8')) as Manifest;
 }

@@ -10,6 +10,7 @@ import { ANSWERED_BY, type AnsweredBy, type AnswerObserver } from './front-door.
 import type { PageEvents } from './pages/page-route.ts';
 import { NAVIGATION_TYPES, VITAL_NAMES } from '../shared/vitals.ts';
 import type { ListeningFigures } from './stream/listening.ts';
+import { pathOf } from './request-target.ts';
 import { IN_MILLISECONDS, ROUTE_IDS, VITAL_HISTOGRAMS, type VitalsRecorder } from './vitals.ts';
 
 const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
@@ -297,7 +298,7 @@ export function createMetrics(sources: MetricSources): Metrics {
 /** GET /metrics in Prometheus's text format on its own listener; anything else 404. */
 export function serveMetrics(registry: Registry, port: number, host: string): Promise<Server> {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
+    if (req.method !== 'GET' || pathOf(req.url ?? '') !== '/metrics') {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
       return;
     }

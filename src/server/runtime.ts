@@ -1,24 +1,30 @@
 /**
  * The composition root: the one place the process's parts are built, from the validated
- * configuration, and the one place they are started and stopped. Start, in order: the logger, the
- * radio's upstream (the built-in demo station when no STREAM_UPSTREAM_HOST is set) and the stream
- * service, the app (its lanes behind the front door), the listening server. Stop, in reverse: the
- * server stops taking requests and lets answers under way finish while the open streams are ended,
- * then the demo station closes, then the log is flushed. Each part gets what it needs as
- * arguments; none reads another's.
+ * configuration, and the one place they are started and stopped. Starting is a list of named steps
+ * (start-steps.ts), each with its own stop:
+ *   build output → stream upstream → app → server → metrics listener
+ * A step that fails stops those before it, last first, and the start rejects with a StartFailure
+ * (`cannot start <step>: <reason>`, the one line main.ts prints). `stop()` runs the same stops in
+ * the same reverse order: the metrics listener closes; the server stops taking requests and lets
+ * answers under way finish while the open streams are ended; the app's timers stop; the demo
+ * station closes; then the log is flushed. Each part gets what it needs as arguments; none reads
+ * another's.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type AppOptions, createApp } from './app.ts';
+import type { Logger } from 'pino';
+import { type App, type AppOptions, createApp } from './app.ts';
 import type { Config } from './config.ts';
 import { startDemoStation } from './demo-station/station.ts';
 import { type RunningServer, startServer } from './lifecycle.ts';
 import { sharedStdout } from './log-destination.ts';
-import type { Logger } from 'pino';
 import { createLogger } from './logger.ts';
+import { loadManifest, type Manifest } from './manifest.ts';
 import { createMetrics, type Metrics, serveMetrics } from './metrics.ts';
+import { createSendTimeouts, type SendTimeouts } from './send-timeout.ts';
+import { createSteps, listenError, type Started } from './start-steps.ts';
 import type { StreamConfig } from './stream/config.ts';
-import { createStreamService } from './stream/index.ts';
+import { createStreamService, type StreamService } from './stream/index.ts';
 
 export interface RuntimeOptions extends AppOptions {
   /** Tests read the log; otherwise JSON lines on stdout (logger.ts). */
@@ -33,82 +39,123 @@ export interface Runtime {
   stop(reason: string): Promise<void>;
 }
 
-interface Upstream {
-  /** The stream's settings with the upstream it is to use. */
-  stream: StreamConfig;
-  close(): Promise<void>;
-}
-
-/** The configured Icecast, or the demo station on loopback, started here when none is configured. */
-async function startUpstream(stream: StreamConfig, logger: Logger): Promise<Upstream> {
-  if (stream.upstreamHost) return { stream, close: async () => {} };
+/**
+ * The stream's one configuration: as configured when STREAM_UPSTREAM_HOST is set, else aimed at
+ * the demo station started here on loopback, to which every allowed port maps.
+ */
+async function startUpstream(stream: StreamConfig, logger: Logger): Promise<Started<StreamConfig>> {
+  if (stream.upstreamHost) return { value: stream, stop: () => {} };
   logger.info('STREAM_UPSTREAM_HOST is not set: playing the built-in demo station');
   const station = await startDemoStation({ mount: stream.mount, host: '127.0.0.1', port: 0, logger });
-  // Visitors still ask for the public port; it maps to wherever the station listens.
   const upstreamPorts = Object.fromEntries(stream.allowedPorts.map((port) => [port, station.port]));
-  return { stream: { ...stream, upstreamHost: '127.0.0.1', upstreamPorts }, close: () => station.close() };
+  return { value: { ...stream, upstreamHost: '127.0.0.1', upstreamPorts }, stop: () => station.close() };
 }
 
-/** Builds and starts every part; a part that fails to start stops those started before it. */
-export async function startRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
-  const { logger = createLogger(config.logLevel), ...appOptions } = options;
-  const upstream = await startUpstream(config.stream, logger).catch((error: unknown) => {
-    logger.fatal({ err: error }, 'cannot start the demo station');
-    throw error;
-  });
-  const metrics: Metrics | undefined = config.metrics
+interface Parts {
+  app: App;
+  streams: StreamService;
+  metrics: Metrics | undefined;
+  sendTimeouts: SendTimeouts;
+}
+
+/** The app and what it is made of; its stop ends the streams and stops the send-timeout sweep. */
+function buildApp(config: Config, logger: Logger, options: AppOptions, manifest: Manifest): Started<Parts> {
+  const sendTimeouts = createSendTimeouts({ pageMs: config.timeouts.sendMs, streamMs: config.stream.sendTimeoutMs });
+  const metrics = config.metrics
     ? createMetrics({
-        streamPorts: upstream.stream.allowedPorts,
+        streamPorts: config.stream.allowedPorts,
         listenersAt: (port) => streams.listenersAt(port),
         droppedLogLines: () => sharedStdout().droppedTotal,
         listening: () => streams.listening,
         pushClients: () => streams.pushClients,
-        caps: { listeners: upstream.stream.maxListeners, pushClients: upstream.stream.maxEventClients },
+        caps: { listeners: config.stream.maxListeners, pushClients: config.stream.maxEventClients },
       })
     : undefined;
-  const streams = createStreamService(upstream.stream, logger, {
+  const streams = createStreamService(config.stream, logger, {
+    sendTimeouts,
     ...(metrics && { upstreamFailure: metrics.upstreamFailure }),
   });
   const app = createApp(config, {
-    ...appOptions,
+    ...options,
     logger,
     streams,
+    manifest,
     ...(metrics && { observe: metrics.observe, pageEvents: metrics.pages, vitals: metrics.vitals }),
   });
-  let running: RunningServer;
-  try {
-    running = await startServer(app.handle, config, logger);
-  } catch (error) {
-    logger.fatal({ err: error }, `cannot listen on ${config.host}:${config.port}`);
-    await upstream.close();
-    throw error;
-  }
-  let metricsServer: Server | undefined;
+  return {
+    value: { app, streams, metrics, sendTimeouts },
+    stop: () => {
+      streams.closeAll();
+      sendTimeouts.stop();
+    },
+  };
+}
+
+/** The public server; its stop lets answers under way finish while the open streams are ended. */
+async function listen(config: Config, logger: Logger, parts: Parts): Promise<Started<RunningServer>> {
+  const running = await startServer(parts.app.handle, config, logger, parts.sendTimeouts).catch((error: unknown) => {
+    throw listenError(error, config.host, config.port, ['HOST', 'PORT']);
+  });
+  return {
+    value: running,
+    async stop(reason) {
+      const closed = running.stop(reason);
+      // A listener's answer never finishes by itself: end them, so the server can close.
+      parts.streams.closeAll();
+      await closed;
+    },
+  };
+}
+
+/** GET /metrics on its own listener; its stop cuts scrapes under way (nothing there is worth waiting for). */
+async function listenForMetrics(
+  metrics: Metrics,
+  host: string,
+  port: number,
+  logger: Logger,
+): Promise<Started<Server>> {
+  const server = await serveMetrics(metrics.registry, port, host).catch((error: unknown) => {
+    throw listenError(error, host, port, ['METRICS_HOST', 'METRICS_PORT']);
+  });
+  logger.info({ url: `http://${host}:${port}/metrics` }, 'metrics listening');
+  return {
+    value: server,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Starts every part in order; a part that fails to start stops those started before it. */
+export async function startRuntime(configured: Config, options: RuntimeOptions = {}): Promise<Runtime> {
+  const { logger = createLogger(configured.logLevel), ...appOptions } = options;
+  const steps = createSteps((step, err) => logger.error({ err, step }, 'stopping a part failed'));
+  const manifest = await steps.step('build output', () => ({
+    value: loadManifest(configured.distDir),
+    stop: () => {},
+  }));
+  // From here on, the one configuration every part is given: the stream's upstream resolved.
+  const config: Config = {
+    ...configured,
+    stream: await steps.step('stream upstream', () => startUpstream(configured.stream, logger)),
+  };
+  const parts = await steps.step('app', () => buildApp(config, logger, appOptions, manifest));
+  const running = await steps.step('server', () => listen(config, logger, parts));
+  const { metrics } = parts;
   if (metrics && config.metrics) {
-    const { port: metricsPort, host } = config.metrics;
-    try {
-      metricsServer = await serveMetrics(metrics.registry, metricsPort, host);
-      logger.info({ url: `http://${host}:${metricsPort}/metrics` }, 'metrics listening');
-    } catch (error) {
-      logger.fatal({ err: error }, `cannot listen on ${host}:${metricsPort} (METRICS_PORT)`);
-      await running.stop('metrics listener failed');
-      await upstream.close();
-      throw error;
-    }
+    const { host, port } = config.metrics;
+    await steps.step('metrics listener', () => listenForMetrics(metrics, host, port, logger));
   }
   const { port } = running.server.address() as AddressInfo;
   const url = `http://${config.host}:${port}`;
-  logger.info({ url, streamUpstream: upstream.stream.upstreamHost }, 'listening');
+  logger.info({ url, streamUpstream: config.stream.upstreamHost }, 'listening');
 
   let stopped: Promise<void> | undefined;
   const stop = (reason: string) => {
     stopped ??= (async () => {
-      const closed = running.stop(reason);
-      // A listener's answer never finishes by itself: end them, so the server can close.
-      streams.closeAll();
-      metricsServer?.close();
-      await closed;
-      await upstream.close();
+      await steps.stopAll(reason);
       logger.info('stopped');
       await new Promise<void>((resolve) => logger.flush(() => resolve()));
     })();

@@ -3,7 +3,6 @@ import {
   createServer as createHttpServer,
   request,
   type IncomingHttpHeaders,
-  type ServerOptions,
   type IncomingMessage,
   type Server,
   type ServerResponse,
@@ -11,11 +10,12 @@ import {
 import { connect, createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { createApp } from '../../src/server/app.ts';
 import { loadConfig } from '../../src/server/config.ts';
+import { startServer } from '../../src/server/lifecycle.ts';
 import { createLogger } from '../../src/server/logger.ts';
 import type { StreamConfig } from '../../src/server/stream/config.ts';
 import { createStreamService, type StreamService } from '../../src/server/stream/index.ts';
+import { appFor, sendTimeoutsFor } from '../support/test-app.ts';
 import { until, WAIT_LIMIT_MS } from '../support/wait.ts';
 
 /** An idle timeout no test outlasts: with it, a listener's response can only end because something ended it. */
@@ -28,19 +28,27 @@ export interface ProxyApp {
   close(): Promise<void>;
 }
 
-/** The real Express app (createApp) listening on 127.0.0.1, with stream settings overridden. */
+/**
+ * The real app (createApp) served by the real HTTP server (lifecycle.ts, with its timeouts and the
+ * send-timeout sweep) on 127.0.0.1, with stream settings overridden.
+ */
 export async function startProxyApp(
   stream: Partial<StreamConfig>,
   env: Record<string, string> = {},
   logger: Logger = createLogger('silent'),
-  serverOptions: ServerOptions = {},
 ): Promise<ProxyApp> {
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', STREAM_UPSTREAM_HOST: '127.0.0.1', ...env });
-  config.stream = { ...config.stream, ...stream };
-  const streams = createStreamService(config.stream, logger);
-  const app = createApp(config, { logger, streams });
-  const server = createHttpServer(serverOptions, app.handle).listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const loaded = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    STREAM_UPSTREAM_HOST: '127.0.0.1',
+    PORT: '1',
+    ...env,
+  });
+  const config = { ...loaded, port: 0, stream: { ...loaded.stream, ...stream } };
+  const sendTimeouts = sendTimeoutsFor(config);
+  const streams = createStreamService(config.stream, logger, { sendTimeouts });
+  const app = appFor(config, { logger, streams }, sendTimeouts);
+  const { server } = await startServer(app.handle, config, logger, sendTimeouts);
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
@@ -49,6 +57,7 @@ export async function startProxyApp(
     close: () =>
       new Promise<void>((resolve) => {
         streams.closeAll();
+        sendTimeouts.stop();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

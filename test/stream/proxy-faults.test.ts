@@ -467,12 +467,12 @@ describe('streaming', () => {
       const timer = setInterval(() => res.write(Buffer.alloc(2000, 1)), 100);
       res.on('close', () => clearInterval(timer));
     });
-    // As the production server (lifecycle.ts): a request timeout, and a sweep that enforces it often.
-    const app = await startProxyApp({ upstreamPorts: { 8076: upstream.port } }, {}, undefined, {
-      requestTimeout: 1_000,
-      headersTimeout: 1_000,
-      connectionsCheckingInterval: 250,
-    });
+    // The production server (lifecycle.ts) with short request and headers timeouts, which it
+    // enforces every 250 ms.
+    const app = await startProxyApp(
+      { upstreamPorts: { 8076: upstream.port } },
+      { REQUEST_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '1000' },
+    );
     cleanup.push(() => app.close());
     const stream = await openStream(`${app.url}${STREAM}`);
     let ended = false;

@@ -5,6 +5,8 @@ import { type App, type AppParts, createApp } from '../../src/server/app.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
 import type { Logger } from 'pino';
 import { createLogger } from '../../src/server/logger.ts';
+import { loadManifest } from '../../src/server/manifest.ts';
+import { createSendTimeouts, type SendTimeouts } from '../../src/server/send-timeout.ts';
 import { createStreamService } from '../../src/server/stream/index.ts';
 import { untilValue } from './wait.ts';
 
@@ -32,19 +34,37 @@ export function captureLogger(): CapturedLog {
   return { logger, lines: () => raw.map((l) => JSON.parse(l) as Record<string, unknown>), rawLines: () => [...raw] };
 }
 
-/** The app without a server, with the parts the composition root would give it (a silent log unless given one). */
-export function appFor(config: Config, parts: Partial<AppParts> = {}): App {
+/** The send-timeout sweep with the configured limits (its timer is unref'd: nothing to stop). */
+export const sendTimeoutsFor = (config: Config): SendTimeouts =>
+  createSendTimeouts({ pageMs: config.timeouts.sendMs, streamMs: config.stream.sendTimeoutMs });
+
+/**
+ * The app without a server, with the parts the composition root would give it (a silent log unless
+ * given one, the build's manifest, a send-timeout sweep a server may feed its connections to).
+ */
+export function appFor(
+  config: Config,
+  parts: Partial<AppParts> = {},
+  sendTimeouts: SendTimeouts = sendTimeoutsFor(config),
+): App {
   const logger = parts.logger ?? createLogger(config.logLevel);
-  return createApp(config, { streams: createStreamService(config.stream, logger), ...parts, logger });
+  return createApp(config, {
+    streams: createStreamService(config.stream, logger, { sendTimeouts }),
+    manifest: loadManifest(config.distDir),
+    ...parts,
+    logger,
+  });
 }
 
 /**
  * A server (not listening: supertest starts it) with the app's request handler (the front door
- * over every lane), as the composition root makes it.
+ * over every lane) and the send-timeout sweep, as the composition root makes it.
  */
 export function testApp(env: Record<string, string> = {}, parts: Partial<AppParts> = {}): Server {
-  const app = appFor(testConfig(env), parts);
-  return createServer(app.handle);
+  const config = testConfig(env);
+  const sendTimeouts = sendTimeoutsFor(config);
+  const app = appFor(config, parts, sendTimeouts);
+  return createServer(app.handle).on('connection', sendTimeouts.watch);
 }
 
 let markers = 0;

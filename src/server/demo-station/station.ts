@@ -12,6 +12,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { splitFrames } from '../audio/mp3-frames.ts';
+import { pathOf } from '../request-target.ts';
 
 /**
  * The audio: 460 MPEG-1 Layer III frames (12.02 s, 96 kbps, 44.1 kHz joint
@@ -142,7 +143,7 @@ export async function startDemoStation(options: DemoStationOptions): Promise<Dem
   tick.unref();
 
   const server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
+    const path = pathOf(req.url ?? '/');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { Allow: 'GET, HEAD' }).end();
       return;

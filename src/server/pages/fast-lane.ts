@@ -9,6 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendPage, type PageCache } from './page-cache.ts';
 import { pageAtPath } from '../../shared/pages.ts';
+import { pathOf } from '../request-target.ts';
 
 export type FastLane = (req: IncomingMessage, res: ServerResponse) => boolean;
 
@@ -19,8 +20,7 @@ export function createFastLane(cache: PageCache, cacheControl: () => string): Fa
     const url = req.url ?? '';
     // Origin form only ("/path?query"); an absolute-form target takes the full chain.
     if (url.charCodeAt(0) !== 0x2f) return false;
-    const q = url.indexOf('?');
-    const page = pageAtPath(q < 0 ? url : url.slice(0, q));
+    const page = pageAtPath(pathOf(url));
     if (!page) return false;
     const cached = cache.get(page.id);
     if (!cached) return false;

@@ -6,6 +6,7 @@
  */
 import { pageAtPath, pageById, type PageEntry } from '../../shared/pages.ts';
 import { matchPage } from '../../shared/routes.tsx';
+import { queryOf } from '../request-target.ts';
 
 export type PathMatch =
   /** The canonical path of a page. */
@@ -51,10 +52,8 @@ function decodable(path: string): boolean {
  * The query string of a request target, kept across a redirect. Node reads the target as latin1,
  * one character per byte: anything outside printable ASCII is percent-encoded byte by byte.
  */
-export function queryOf(url: string): string {
-  const q = url.indexOf('?');
-  if (q < 0) return '';
-  return url
-    .slice(q)
-    .replace(/[^\x21-\x7e]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+export function keptQuery(url: string): string {
+  const query = queryOf(url);
+  if (query === null) return '';
+  return `?${query}`.replace(/[^\x21-\x7e]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }

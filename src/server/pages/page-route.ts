@@ -18,7 +18,7 @@ import type { Logger } from 'pino';
 import { cut, noteOnRequestLine } from '../request-log.ts';
 import type { HeaderList } from '../security.ts';
 import { type CachedPage, compressPage, sendPage, type PageCache, type SettleRender } from './page-cache.ts';
-import { createPathMatcher, queryOf } from './page-path.ts';
+import { createPathMatcher, keptQuery } from './page-path.ts';
 import { renderDocument } from './render.tsx';
 import { NOT_FOUND_CACHE_CONTROL, type PageCacheControl } from './shared-cache.ts';
 
@@ -70,7 +70,7 @@ function redirectToPage(req: Request, res: Response, page: PageEntry): void {
   // Browsers may keep it; shared caches must not (its Location keeps the query, and anyone can invent variants).
   res
     .status(301)
-    .set({ Location: page.path + queryOf(req.url), 'Cache-Control': 'private, max-age=3600' })
+    .set({ Location: page.path + keptQuery(req.url), 'Cache-Control': 'private, max-age=3600' })
     .type('text/plain')
     .send('Moved Permanently');
 }

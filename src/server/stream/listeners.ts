@@ -1,7 +1,7 @@
 /**
- * The listeners a process serves right now: who they are, for the send-timeout sweep, the
- * shutdown, and the count now-playing reports. Each is registered when its slot is taken and
- * removed when its response closes; its listening figures (listening.ts) follow the same two events.
+ * The listeners a process serves right now: who they are, for the shutdown and the count
+ * now-playing reports. Each is registered when its slot is taken and removed when its response
+ * closes; its listening figures (listening.ts) follow the same two events.
  */
 import type { ServerResponse } from 'node:http';
 import { createListeningTally, type ListeningFigures } from './listening.ts';
@@ -11,9 +11,6 @@ export interface StreamListener {
   port: number;
   /** True once the stream's headers are sent (an error answer is no longer possible). */
   streaming: boolean;
-  /** Bytes the listener's socket had accepted at the last send-timeout sweep, and when that changed. */
-  accepted: number;
-  acceptedAt: number;
 }
 
 export interface ListenerRegistry {

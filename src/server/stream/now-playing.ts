@@ -2,7 +2,8 @@
  * GET /api/now-playing?port=N: the current title and listener count as JSON, from Icecast's status
  * (icecast-status.ts), reused for a few seconds so any number of pages cost one upstream request.
  */
-import type { RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { answerText, TEXT } from './answers.ts';
 import type { StreamConfig } from './config.ts';
 import type { IcecastStatus, NowPlaying } from './icecast-status.ts';
 import { requestedPort } from './port-param.ts';
@@ -19,24 +20,30 @@ export function withLocalListeners(nowPlaying: NowPlaying, local: { relaying: bo
   return { ...nowPlaying, listeners: Math.max(0, nowPlaying.listeners - 1) + local.count };
 }
 
+/** Answers GET or HEAD /api/now-playing?port=N; a failure to read the status goes to `onError`. */
+export type NowPlayingHandler = (req: IncomingMessage, res: ServerResponse, onError: (err: unknown) => void) => void;
+
 export function createNowPlayingHandler(
   config: StreamConfig,
   status: IcecastStatus,
   local: LocalListeners,
-): RequestHandler {
-  return (req, res, next) => {
-    const port = requestedPort(req.originalUrl, config.allowedPorts);
-    if (port === null) {
-      res.status(400).set('Cache-Control', 'no-store').type('text/plain').send('Invalid stream request');
-      return;
-    }
+): NowPlayingHandler {
+  return (req, res, onError) => {
+    const port = requestedPort(req.url ?? '', config.allowedPorts);
+    if (port === null) return answerText(res, 400, TEXT.badPort);
     status
       .read(port, config.statusCacheMs)
       .then(({ nowPlaying }) => {
+        const body = JSON.stringify(withLocalListeners(nowPlaying, local(port)));
         // Nothing under /api/ is stored by any cache (issue 19): a CDN keeping a title would show
         // yesterday's show; the status cache above already spares Icecast.
-        res.set('Cache-Control', 'no-store').json(withLocalListeners(nowPlaying, local(port)));
+        res.writeHead(200, {
+          'Cache-Control': 'no-store',
+          'Content-Type': 'application/json; charset=utf-8',
+          'Content-Length': Buffer.byteLength(body),
+        });
+        res.end(body);
       })
-      .catch(next);
+      .catch(onError);
   };
 }

@@ -2,7 +2,7 @@
  * GET|HEAD /api/stream?port=N: checks the request, takes a listener slot, and hands the listener
  * to its mount's feed (mount-feed.ts), which relays the one upstream connection of the process.
  * The parts: caps (listener-slots.ts, by client-key.ts), the registry (listeners.ts), the send
- * timeout (send-timeout.ts), the upstream exchange through http-proxy-middleware
+ * timeout (the server's one sweep, ../send-timeout.ts, with the stream's limit), the upstream exchange through http-proxy-middleware
  * (upstream-exchange.ts), the headers (stream-headers.ts) and HEAD (head.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -10,13 +10,13 @@ import type { Logger } from 'pino';
 import { answerText, TEXT, UPSTREAM_ANSWERS } from './answers.ts';
 import type { StreamConfig } from './config.ts';
 import { answerHead } from './head.ts';
+import type { SendTimeouts } from '../send-timeout.ts';
 import type { IcecastStatus } from './icecast-status.ts';
 import { createListenerSlots } from './listener-slots.ts';
 import { createListenerRegistry, type StreamListener } from './listeners.ts';
 import type { ListeningFigures } from './listening.ts';
 import { createMountFeed, type MountFeed } from './mount-feed.ts';
 import { requestedPort } from './port-param.ts';
-import { startSendTimeoutSweep } from './send-timeout.ts';
 import { createUpstreamExchange } from './upstream-exchange.ts';
 import type { UpstreamHealth } from './upstream.ts';
 
@@ -45,16 +45,20 @@ export interface StreamProxyDeps {
   health: UpstreamHealth;
   /** Icecast's status, for HEAD when nothing recent is known. */
   status: IcecastStatus;
+  /** The server's send-timeout sweep: a listener's connection gets STREAM_SEND_TIMEOUT_MS. */
+  sendTimeouts: SendTimeouts;
 }
 
 const hasBody = (req: IncomingMessage) =>
   req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
 
-export function createStreamProxy(config: StreamConfig, { logger, health, status }: StreamProxyDeps): StreamProxy {
+export function createStreamProxy(
+  config: StreamConfig,
+  { logger, health, status, sendTimeouts }: StreamProxyDeps,
+): StreamProxy {
   const log = logger.child({ component: 'stream-proxy' });
   const slots = createListenerSlots(config.maxListeners, config.maxListenersPerClient);
   const registry = createListenerRegistry();
-  const stopSweep = startSendTimeoutSweep(registry, config.sendTimeoutMs, log);
   const openExchange = createUpstreamExchange(config);
   const refuse = (listener: StreamListener, code: keyof typeof UPSTREAM_ANSWERS) => {
     const { text, retry } = UPSTREAM_ANSWERS[code];
@@ -70,9 +74,12 @@ export function createStreamProxy(config: StreamConfig, { logger, health, status
   let closing = false;
 
   const listen = (res: ServerResponse, port: number, release: () => void) => {
-    const listener: StreamListener = { res, port, streaming: false, accepted: 0, acceptedAt: 0 };
+    const listener: StreamListener = { res, port, streaming: false };
     const feed = feeds.get(port)!;
     registry.add(listener);
+    const { sendTimeoutMs } = config;
+    if (res.socket)
+      sendTimeouts.markStream(res.socket, () => log.info({ port, sendTimeoutMs }, 'listener stopped reading; ended'));
     res.on('close', () => {
       registry.delete(listener);
       feed.leave(listener);
@@ -99,7 +106,6 @@ export function createStreamProxy(config: StreamConfig, { logger, health, status
     handler,
     closeAll() {
       closing = true;
-      stopSweep();
       for (const listener of [...registry]) {
         if (listener.streaming) listener.res.end();
         else answerText(listener.res, 503, TEXT.closing, config.retryAfterSeconds);
