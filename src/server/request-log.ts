@@ -25,12 +25,13 @@ export function noteOnRequestLine(res: ServerResponse, fields: Record<string, un
 
 /**
  * info for answers, warn for refusals the server chose (4xx; 501 for framing it does not
- * implement; 503 for a cap or an upstream that is down, which the refusing part logs itself),
- * error for faults an operator must fix.
+ * implement; 503 for a cap) and for the radio's gateway answers (502, 503, 504: the upstream is
+ * down, which its state-change line says once at error, not once per listener: stream/upstream.ts),
+ * error for faults an operator must fix (500).
  */
 function levelOf(status: number): 'info' | 'warn' | 'error' {
   if (status < 400) return 'info';
-  if (status < 500 || status === 501 || status === 503) return 'warn';
+  if (status < 500 || (status >= 501 && status <= 504)) return 'warn';
   return 'error';
 }
 

@@ -6,6 +6,7 @@ import { connect, createServer as createTcpServer, type AddressInfo, type Socket
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../support/app-process.ts';
 import { rawExchange, statusOf } from '../support/raw-http.ts';
+import { captureLogger } from '../support/test-app.ts';
 import { sleep, until } from '../support/wait.ts';
 import {
   connectionsBeforeOurs,
@@ -203,6 +204,28 @@ describe('only audio is relayed', () => {
       expect(head.status).toBe(502);
     },
   );
+});
+
+describe('what an outage writes to the log', () => {
+  it('an upstream answering text/html under 20 listeners: one error line (the state change), the 502s warnings', async () => {
+    const upstream = await fake((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html' }).end('<h1>It works!</h1>');
+    });
+    const { logger, lines } = captureLogger();
+    const app = await startProxyApp({ upstreamPorts: { 8076: upstream.port } }, {}, logger);
+    cleanup.push(() => app.close());
+    const answers = await Promise.all(Array.from({ length: 20 }, () => fetchAll(`${app.url}${STREAM}`)));
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(502));
+    // Lines are written as responses close: once a later request's line is in, theirs are too.
+    expect((await fetchAll(`${app.url}/api/stream?port=1`)).status).toBe(400);
+    await until('the later request’s line', () =>
+      lines().some((l) => (l.req as { url?: string } | undefined)?.url === '/api/stream?port=1'),
+    );
+    const requestLines = lines().filter((l) => (l.res as { statusCode?: number } | undefined)?.statusCode === 502);
+    expect(requestLines.map((l) => l.level)).toEqual(Array(20).fill(40));
+    const errors = lines().filter((l) => (l.level as number) >= 50);
+    expect(errors.map((l) => l.msg)).toEqual(['stream upstream unreachable or not sending audio']);
+  });
 });
 
 describe('per-client cap', () => {
