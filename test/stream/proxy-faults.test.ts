@@ -518,25 +518,74 @@ describe('streaming', () => {
     const upstream = await scripted('icecast');
     // An idle timeout far off: only the send timeout may end this listener within the test.
     const app = await appFor(upstream.port, { sendTimeoutMs: 1_000, idleTimeoutMs: 120_000 });
-    // A listener that sends its request and never reads a byte.
-    const { hostname, port } = new URL(app.url);
-    const listener = connect({ host: hostname, port: Number(port) });
-    listener.on('error', () => {});
-    cleanup.push(() => void listener.destroy());
-    listener.write(`GET ${STREAM} HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`);
-    listener.pause();
-    await upstream.connected;
-    expect(app.streams.activeListeners).toBe(1);
-    // Audio faster than real time fills the kernel buffers between us and the listener within a second or two.
-    const chunk = Buffer.alloc(64 * 1024, 1);
-    let sent = 0;
-    const pump = setInterval(() => {
-      if (upstream.open === 0 || sent > 64 * 1024 * 1024) return;
-      upstream.send(chunk);
-      sent += chunk.length;
-    }, 5);
-    cleanup.push(() => clearInterval(pump));
+    await stalledListener(app, upstream);
     await expect.poll(() => app.streams.activeListeners).toBe(0);
     await expect.poll(() => upstream.open).toBe(0);
   });
+
+  it('keeps a stalled listener past SEND_TIMEOUT_MS when STREAM_SEND_TIMEOUT_MS is longer, and ends it after that', async () => {
+    const upstream = await scripted('icecast');
+    const pageLimitMs = 1_000;
+    const streamLimitMs = 3_000;
+    const app = await appFor(
+      upstream.port,
+      { sendTimeoutMs: streamLimitMs, idleTimeoutMs: 120_000 },
+      { SEND_TIMEOUT_MS: String(pageLimitMs) },
+    );
+    const { stalledSince } = await stalledListener(app, upstream);
+    // A page reader stalled at the same time: the pages' limit cuts it first.
+    const witness = await serverSideOf(app, (port) => {
+      const client = connect(port, '127.0.0.1');
+      client.on('error', () => {});
+      client.pause();
+      client.write('GET / HTTP/1.1\r\nHost: x\r\nAccept-Encoding: identity\r\n\r\n'.repeat(200));
+      cleanup.push(() => void client.destroy());
+    });
+    await new Promise((resolve) => witness.once('close', resolve));
+    expect(app.streams.activeListeners).toBe(1);
+    await expect.poll(() => app.streams.activeListeners).toBe(0);
+    // Never before the stream's own limit has passed since the listener stopped taking bytes.
+    expect(performance.now() - stalledSince).toBeGreaterThanOrEqual(streamLimitMs);
+  });
 });
+
+/** The server's side of the connection `open` makes to the app. */
+function serverSideOf(app: ProxyApp, open: (port: number) => void): Promise<Socket> {
+  return new Promise((resolve) => {
+    app.server.once('connection', resolve);
+    open(Number(new URL(app.url).port));
+  });
+}
+
+/**
+ * A listener that sends its request and never reads: audio is sent until the kernel's buffers
+ * between it and the server are full and bytes wait in Node (the server's socket has a
+ * writableLength), then no more, so it stays under the far-behind limit and only a send timeout
+ * can end it. `stalledSince`: the last moment nothing waited (performance.now()).
+ */
+async function stalledListener(app: ProxyApp, upstream: Scripted): Promise<{ stalledSince: number }> {
+  const server = await serverSideOf(app, (port) => {
+    const listener = connect(port, '127.0.0.1');
+    listener.on('error', () => {});
+    cleanup.push(() => void listener.destroy());
+    listener.write(`GET ${STREAM} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    listener.pause();
+  });
+  await upstream.connected;
+  expect(app.streams.activeListeners).toBe(1);
+  const chunk = Buffer.alloc(16 * 1024, 1);
+  let stalledSince = performance.now();
+  await new Promise<void>((resolve) => {
+    const pump = setInterval(() => {
+      if (server.writableLength > 0) {
+        clearInterval(pump);
+        resolve();
+        return;
+      }
+      stalledSince = performance.now();
+      upstream.send(chunk);
+    }, 5);
+    cleanup.push(() => clearInterval(pump));
+  });
+  return { stalledSince };
+}
