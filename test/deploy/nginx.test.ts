@@ -438,6 +438,16 @@ describe('behind nginx (deploy/nginx.conf)', () => {
       expect(asset.headers['strict-transport-security']).toBe(HSTS);
     });
 
+    it('/api has one spelling: /API/now-playing and /Api/now-playing/events are 404, and not stored', async () => {
+      for (const path of ['/API/now-playing?port=8076', '/Api/now-playing/events?port=8076']) {
+        for (const round of [1, 2]) {
+          const res = await get(`${nginx.httpsUrl}${path}`, { ca });
+          expect(res.status, `${path} (${round})`).toBe(404);
+          expect(res.headers['x-cache-status'], `${path} (${round})`).not.toBe('HIT');
+        }
+      }
+    });
+
     it('passes hashed assets on with their immutable cache header', async () => {
       const home = await get(`${nginx.httpsUrl}/`, { ca, headers: { 'Accept-Encoding': 'identity' } });
       const script = /<script type="module" src="(\/assets\/[^"]+\.js)"/.exec(home.body.toString())?.[1];
