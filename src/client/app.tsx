@@ -10,6 +10,7 @@ import { preloadPage } from '../shared/page-modules.ts';
 import { Document } from '../shared/ui/Document.tsx';
 import { Site } from '../shared/ui/Site.tsx';
 import { ClientNavigation } from './client-navigation.tsx';
+import { knowPageDependencies } from './page-files.ts';
 import './styles/index.css';
 
 function readBoot(): BootData {
@@ -20,6 +21,7 @@ function readBoot(): BootData {
 
 async function hydrate(): Promise<void> {
   const boot = readBoot();
+  knowPageDependencies(boot.assets.pageDependencies);
   // This page's module first (the loader imports it alongside), so nothing suspends.
   await preloadPage(boot.page);
   // The server inlined the CSS; hydration renders the same text, read back, not shipped in the JS.

@@ -4,17 +4,23 @@
  * moment or at the latest on the first link intent (a link seen, touched, hovered or focused), and
  * then drives the state: it mounts beside the page tree, never above it, so taking over remounts
  * nothing, and reports each location here (router.tsx). A navigation asked for before it has
- * loaded waits for it; if its chunk cannot load, the link does a full page load instead.
- * A page whose chunk cannot load is handled the same way: a full page load of its URL (after a
+ * loaded waits for it. A failed load of the router's chunk is not remembered: the next intent or
+ * tap fetches it again, as a page's chunk is (page-modules.ts).
+ * A page (or the router) whose chunk cannot load is shown by a full page load of its URL (after a
  * deploy the new HTML names the new files), unless that would cost the reader something: while the
- * radio plays, or offline, the navigation happens in the page and the page region shows why it is
- * empty (PageErrorBoundary), to be tried again by the next click.
+ * radio plays, or offline, a page whose chunk failed shows in the page region why it is empty
+ * (PageErrorBoundary), and a router that failed leaves the reader where they are with a notice
+ * (NavigationProgress); the next tap tries again.
+ * The newest tap wins: a navigation still waiting for code is dropped when another is asked for.
  */
 import { startTransition, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { loadedPage, preloadPage } from '../shared/page-modules.ts';
+import { loadedPage } from '../shared/page-modules.ts';
 import { pageAtPath, type PageId } from '../shared/pages.ts';
+import { savesData } from '../shared/ui/connection.ts';
+import { navigationProgress } from '../shared/ui/navigation-progress.ts';
 import { whenIdle } from '../shared/ui/schedule.ts';
 import { NavigationContext, type Navigation, type NavigationLocation } from '../shared/ui/navigation.tsx';
+import { fetchPage } from './page-files.ts';
 import type { RouterBridge, RouterHandle } from './router.tsx';
 
 interface Current {
@@ -39,6 +45,49 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
+const pathOf = (to: string) => to.split(/[?#]/)[0] || '/';
+
+/**
+ * The router's chunk, loaded once it is asked for; a failed load is forgotten, so the next call
+ * fetches it again. `ready` resolves with the router's handle once it has rendered.
+ */
+function useRouterLoader() {
+  const [Bridge, setBridge] = useState<typeof RouterBridge | null>(null);
+  const handle = useRef<RouterHandle | null>(null);
+  const waiting = useRef<ReturnType<typeof deferred<RouterHandle>> | null>(null);
+  const loading = useRef(false);
+
+  const load = useCallback(() => {
+    if (loading.current || handle.current) return;
+    loading.current = true;
+    import('./router.tsx').then(
+      (module) => setBridge(() => module.RouterBridge),
+      (error: unknown) => {
+        loading.current = false;
+        const failed = waiting.current;
+        waiting.current = null;
+        failed?.reject(error);
+      },
+    );
+  }, []);
+
+  const ready = useCallback((): Promise<RouterHandle> => {
+    if (handle.current) return Promise.resolve(handle.current);
+    waiting.current ??= deferred<RouterHandle>();
+    const { promise } = waiting.current;
+    load();
+    return promise;
+  }, [load]);
+
+  const onReady = useCallback((ready: RouterHandle) => {
+    handle.current = ready;
+    waiting.current?.resolve(ready);
+    waiting.current = null;
+  }, []);
+
+  return { Bridge, handle, load, ready, onReady };
+}
+
 export function ClientNavigation({ page, children }: { page: PageId; children: ReactNode }) {
   const [current, setCurrent] = useState<Current>(() => {
     const { pathname, search, hash } = window.location;
@@ -47,67 +96,68 @@ export function ClientNavigation({ page, children }: { page: PageId; children: R
   // Navigations asked for; committed with the location they lead to, so the page, its scroll and its
   // focus change together.
   const attempts = useRef(0);
-  const [Bridge, setBridge] = useState<typeof RouterBridge | null>(null);
-  const router = useRef<ReturnType<typeof deferred<RouterHandle>> | null>(null);
-  if (!router.current) {
-    router.current = deferred<RouterHandle>();
-    // A router that failed to load is handled where it is awaited (navigate, prefetch), if ever.
-    router.current.promise.catch(() => {});
-  }
-  const loadStarted = useRef(false);
-
-  const loadRouter = useCallback(() => {
-    if (loadStarted.current) return;
-    loadStarted.current = true;
-    import('./router.tsx').then(
-      (module) => setBridge(() => module.RouterBridge),
-      (error: unknown) => router.current?.reject(error),
-    );
-  }, []);
+  // The newest navigation asked for: an older one still waiting for code gives way.
+  const latest = useRef(0);
+  const router = useRouterLoader();
+  const { load: loadRouter, ready: routerReady, handle: routerHandle } = router;
 
   useEffect(() => {
-    whenIdle(loadRouter);
+    // A reader saving data gets the router with their first tap (together with the page's code).
+    if (!savesData()) whenIdle(loadRouter);
   }, [loadRouter]);
 
   const prefetch = useCallback(
     (pathname: string) => {
-      loadRouter();
       const id = pageAtPath(pathname)?.id;
-      if (id) void preloadPage(id);
-      else
-        void router.current?.promise.then(
-          (handle) => preloadPage(handle.matchPage(pathname).id),
+      if (id) {
+        loadRouter();
+        void fetchPage(id).catch(() => {});
+      } else
+        routerReady().then(
+          (handle) => fetchPage(handle.matchPage(pathname).id).catch(() => {}),
           () => {},
         );
     },
-    [loadRouter],
+    [loadRouter, routerReady],
   );
+
+  const go = useCallback((handle: RouterHandle, to: string) => {
+    attempts.current += 1;
+    navigationProgress.finished();
+    handle.navigate(to);
+  }, []);
 
   const navigate = useCallback(
     (to: string) => {
-      const pathname = to.split(/[?#]/)[0] || '/';
-      prefetch(pathname);
-      router.current?.promise.then(
-        async (handle) => {
-          try {
-            await preloadPage(handle.matchPage(pathname).id);
-          } catch {
-            if (!fullLoadCostsTheReader()) {
-              window.location.assign(to);
-              return;
-            }
-          }
-          attempts.current += 1;
-          handle.navigate(to);
-        },
-        // No router (its chunk is unreachable): the link's ordinary behaviour.
-        () => window.location.assign(to),
-      );
+      const ticket = ++latest.current;
+      const pathname = pathOf(to);
+      // The router and the page's code are there (prefetched): the page shows in this task.
+      const handle = routerHandle.current;
+      if (handle && loadedPage(handle.matchPage(pathname).id)) return go(handle, to);
+      navigationProgress.started();
+      const stillLatest = () => ticket === latest.current;
+      const cannotShow = () => {
+        if (!stillLatest()) return;
+        if (fullLoadCostsTheReader()) navigationProgress.failed();
+        else window.location.assign(to);
+      };
+      const id = pageAtPath(pathname)?.id;
+      // The page's code and the router at once, not one after the other.
+      const page = id ? fetchPage(id) : undefined;
+      page?.catch(() => {});
+      routerReady().then(async (handle) => {
+        try {
+          await (page ?? fetchPage(handle.matchPage(pathname).id));
+        } catch {
+          // Shown in the page region (PageErrorBoundary) when a full load would cost the reader.
+          if (!fullLoadCostsTheReader()) return cannotShow();
+        }
+        if (stillLatest()) go(handle, to);
+      }, cannotShow);
     },
-    [prefetch],
+    [go, routerReady, routerHandle],
   );
 
-  const onReady = useCallback((handle: RouterHandle) => router.current?.resolve(handle), []);
   // The router's location. A page whose module is there renders at once, in the same task as the tap
   // (nothing can suspend); any other as a transition: the old page stays until the new one can render.
   const onLocation = useCallback((location: NavigationLocation, page: PageId) => {
@@ -121,10 +171,11 @@ export function ClientNavigation({ page, children }: { page: PageId; children: R
   }, []);
 
   const value = useMemo<Navigation>(() => ({ ...current, navigate, prefetch }), [current, navigate, prefetch]);
+  const { Bridge } = router;
   return (
     <NavigationContext value={value}>
       {children}
-      {Bridge && <Bridge onReady={onReady} onLocation={onLocation} />}
+      {Bridge && <Bridge onReady={router.onReady} onLocation={onLocation} />}
     </NavigationContext>
   );
 }

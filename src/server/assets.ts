@@ -42,11 +42,22 @@ function walk(dir: string): string[] {
   });
 }
 
+/** Each page's chunks after its own (the manifest lists a page's own chunk first), where it has any. */
+function pageDependencies(manifest: Manifest): Record<string, string[]> {
+  return Object.fromEntries(
+    Object.entries(manifest.pages).flatMap(([module, [, ...imports]]) => (imports.length ? [[module, imports]] : [])),
+  );
+}
+
 /** Asset links for a page module; a page the build does not know about is a build bug, so fail loudly. */
 export function pageAssets(manifest: Manifest, module: string): PageAssets {
   const chunks = manifest.pages[module];
   if (!chunks) throw new Error(`manifest has no chunk for page module "${module}"`);
-  return { entry: manifest.entry.js, preload: [...manifest.entry.imports, ...chunks] };
+  return {
+    entry: manifest.entry.js,
+    preload: [...manifest.entry.imports, ...chunks],
+    pageDependencies: pageDependencies(manifest),
+  };
 }
 
 export interface StaticFiles {

@@ -12,7 +12,7 @@ export interface Manifest {
     styles: string;
     imports: string[];
   };
-  /** Page module name (pages.ts `module`) → its chunks, not counting what the entry already loads. */
+  /** Page module name (pages.ts `module`) → its chunks, its own first, not counting what the entry already loads. */
   pages: Record<string, string[]>;
 }
 

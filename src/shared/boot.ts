@@ -8,6 +8,11 @@ export interface PageAssets {
   entry: string;
   /** The app's and the route's chunks: the loader preloads them all at once after the first paint. */
   preload: string[];
+  /**
+   * Per page module (pages.ts `module`), the chunks its own chunk imports: a navigation asks for them
+   * with the page's chunk, not after it (src/client/page-files.ts). Pages that import none are left out.
+   */
+  pageDependencies: Record<string, string[]>;
 }
 
 /**
