@@ -3,12 +3,15 @@
  * decision 043), the only one that carries react-router. `BrowserRouter` owns the history (links'
  * pushes, back and forward); it renders nothing of the page: `LocationBridge` hands its location
  * (and the page the route table matches for it) to our navigation state, and its `navigate` to the
- * links.
+ * links. Beside it, what a navigation does once the new page renders (NavigationLanding): no
+ * navigation happens before this chunk is there, so the first load carries none of it.
  */
 import { useLayoutEffect, useRef } from 'react';
 import { BrowserRouter, createPath, useLocation, useNavigate, useNavigationType } from 'react-router-dom';
 import type { PageEntry, PageId } from '../shared/pages.ts';
 import { matchPage } from '../shared/routes.tsx';
+import { RouteAnnouncer } from '../shared/ui/chrome/RouteAnnouncer.tsx';
+import { useScrollOnNavigation } from '../shared/ui/chrome/use-scroll-on-navigation.ts';
 import type { NavigationLocation } from '../shared/ui/navigation.tsx';
 import { registerServiceWorker } from './register-service-worker.ts';
 
@@ -29,10 +32,19 @@ export function RouterBridge(props: BridgeProps) {
   return (
     // Its own state updates are synchronous: it renders only the bridge, and onLocation decides
     // whether the page's update is a transition.
-    <BrowserRouter useTransitions={false}>
-      <LocationBridge {...props} />
-    </BrowserRouter>
+    <>
+      <BrowserRouter useTransitions={false}>
+        <LocationBridge {...props} />
+      </BrowserRouter>
+      <NavigationLanding />
+    </>
   );
+}
+
+/** Where each navigation lands: the scroll, the focus and the announcement of the new page. */
+function NavigationLanding() {
+  useScrollOnNavigation();
+  return <RouteAnnouncer />;
 }
 
 function LocationBridge({ onReady, onLocation }: BridgeProps) {

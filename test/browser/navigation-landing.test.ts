@@ -10,7 +10,13 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { pages } from '../../src/shared/pages.ts';
 import { useAppAndBrowser } from '../support/app-and-browser.ts';
-import { blockThirdParties, collectConsoleProblems, ownProblems, untilHydrated } from '../support/browser.ts';
+import {
+  blockThirdParties,
+  collectConsoleProblems,
+  ownProblems,
+  untilHydrated,
+  untilPageSettled,
+} from '../support/browser.ts';
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const env = useAppAndBrowser({ LOG_LEVEL: 'warn' });
@@ -54,6 +60,8 @@ function settledScrollY(page: Page): Promise<number> {
 
 /** Counts every text the announcer is given, from now on. */
 async function watchAnnouncer(page: Page): Promise<void> {
+  // It comes with the router's chunk, after hydration.
+  await page.waitForSelector('[data-testid="route-announcer"]', { state: 'attached' });
   await page.evaluate(() => {
     const region = document.querySelector('[data-testid="route-announcer"]');
     if (!region) throw new Error('no route announcer');
@@ -64,6 +72,13 @@ async function watchAnnouncer(page: Page): Promise<void> {
     }).observe(region, { childList: true, characterData: true, subtree: true });
   });
 }
+
+/** Whether the focus is on the page's main heading (or the main region, a page without one). */
+const focusOnHeading = (page: Page) =>
+  page.evaluate(() => {
+    const active = document.activeElement;
+    return !!active && (active === document.querySelector('main h1') || active === document.getElementById('main'));
+  });
 
 const said = (page: Page) => page.evaluate(() => (window as unknown as { __said: string[] }).__said);
 
@@ -138,9 +153,14 @@ describe('after an in-site navigation', () => {
     await expect.poll(() => new URL(page.url()).pathname).toBe('/');
     // Within a pixel: a scroll position is whole pixels, the blocks' real sizes need not be.
     await expect.poll(async () => Math.abs((await linkTop()) - linkBefore)).toBeLessThanOrEqual(1);
+    await untilPageSettled(page);
+    expect(await focusOnHeading(page)).toBe(false);
     await page.goForward();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/about');
     await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(300);
+    // The focus stays out of the way: on the heading at the top, the next Tab would take the view back up there.
+    await untilPageSettled(page);
+    expect(await focusOnHeading(page)).toBe(false);
     await context.close();
   });
 });

@@ -5,22 +5,22 @@
  * context names. A navigation re-renders the page region only; the frame and the player stay
  * mounted; a page that cannot load or throws shows an error inside the frame (PageErrorBoundary).
  * In the browser a navigation is a transition (client-navigation.tsx): the old page stays
- * until the new one can render, at once when its chunk was prefetched (PrefetchLink).
+ * until the new one can render, at once when its chunk was prefetched (PrefetchLink). Where a
+ * navigation lands (scroll, focus, announcement) is the router chunk's (router.tsx): no navigation
+ * happens before it, and the first load carries none of it.
  */
 import { Suspense, use } from 'react';
 import { loadedPage, pageLoad } from '../page-modules.ts';
 import { pageById, type PageId } from '../pages.ts';
+import { NavigationProgress } from './chrome/NavigationProgress.tsx';
 import { PageErrorBoundary } from './chrome/PageErrorBoundary.tsx';
-import { RouteAnnouncer } from './chrome/RouteAnnouncer.tsx';
 import { RouteHead } from './chrome/RouteHead.tsx';
 import { SiteLayout } from './chrome/SiteLayout.tsx';
-import { useScrollOnNavigation } from './chrome/use-scroll-on-navigation.ts';
 import { useNavigation } from './navigation.tsx';
 import { PlayerBarSlot } from './radio/PlayerBarSlot.tsx';
 import { PlayerProvider } from './radio/PlayerProvider.tsx';
 
 export function Site() {
-  useScrollOnNavigation();
   const { page, location, attempt } = useNavigation();
   const content = (
     <PageErrorBoundary resetKey={`${location.pathname} ${attempt}`}>
@@ -33,7 +33,7 @@ export function Site() {
     <PlayerProvider>
       {pageById(page).chrome ? <SiteLayout>{content}</SiteLayout> : content}
       <PlayerBarSlot />
-      <RouteAnnouncer />
+      <NavigationProgress />
     </PlayerProvider>
   );
 }

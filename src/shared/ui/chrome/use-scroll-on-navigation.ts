@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useNavigation } from '../navigation.tsx';
+import { afterNextPaint } from '../schedule.ts';
 import { type ScrollAnchor, scrollToAnchor, viewportAnchor } from './scroll-anchor.ts';
 
 /**
@@ -13,18 +14,21 @@ const positions = new Map<string, { y: number; anchor: ScrollAnchor | undefined 
 
 /**
  * Where a page lands after an in-site navigation, and where the focus goes:
- * - back or forward: where the reader left that entry;
+ * - back or forward: where the reader left that entry, the focus left alone;
  * - with a hash: at that element, which also takes the focus (the target needs tabindex="-1");
  * - otherwise: at the top, as a full page load would, with the focus on the page's main heading
  *   (made focusable with tabindex="-1"), so keyboard and screen-reader users start from the new
- *   page rather than from the link they clicked, which is gone.
- * Hydration is no navigation: the reader may have scrolled while the app loaded, so it moves nothing.
+ *   page rather than from the link they clicked, which is gone. The focus moves once the new page has
+ *   painted, so the tap's task only renders.
+ * It runs in the router's chunk (src/client/router.tsx), mounted after hydration: its mount is no
+ * navigation (the reader may have scrolled meanwhile), so it moves nothing then, and notes where the
+ * reader is.
  */
 export function useScrollOnNavigation(): void {
   const { location, attempt } = useNavigation();
   const { pathname, hash, key = 'default', pop = false } = location;
   const currentKey = useRef(key);
-  const hydrated = useRef(false);
+  const mounted = useRef(false);
 
   useEffect(() => {
     const remember = () => positions.set(currentKey.current, { y: window.scrollY, anchor: viewportAnchor() });
@@ -34,6 +38,7 @@ export function useScrollOnNavigation(): void {
     const manual = () => (history.scrollRestoration = 'manual');
     const auto = () => (history.scrollRestoration = 'auto');
     manual();
+    remember();
     window.addEventListener('scroll', remember, { passive: true });
     window.addEventListener('pageshow', manual);
     window.addEventListener('pagehide', auto);
@@ -48,15 +53,21 @@ export function useScrollOnNavigation(): void {
   // biome-ignore lint/correctness/useExhaustiveDependencies: every navigation (a new entry, or a page tried again) is the trigger.
   useEffect(() => {
     currentKey.current = key;
-    if (!hydrated.current) {
-      hydrated.current = true;
+    if (!mounted.current) {
+      mounted.current = true;
       return;
     }
     const target = hash ? document.getElementById(safeDecode(hash.slice(1))) : null;
     if (pop) withEverythingLaidOut(() => restore(positions.get(key)));
     else if (target) withEverythingLaidOut(() => target.scrollIntoView());
+    // (0, 0) needs no layout: the browser does not clamp it, so nothing is computed before the paint.
     else window.scrollTo(0, 0);
-    (target ?? mainHeading())?.focus({ preventScroll: true });
+    // Back or forward: the reader is where they left that entry; the focus stays out of the way
+    // (a heading at the top would take the next Tab, and the view, back up there).
+    if (pop) return;
+    // After the new page has painted: focus() computes the page's styles at once, which would then be
+    // computed again for the paint (the heading's tabindex, :focus-within), in the tap's task.
+    return afterNextPaint(() => (target ?? mainHeading())?.focus({ preventScroll: true }));
   }, [pathname, hash, key, attempt]);
 }
 
