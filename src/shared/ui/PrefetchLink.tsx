@@ -3,11 +3,13 @@
  * context's `navigate`, react-router once its chunk is there: decision 043) and which fetches the
  * target page's code (and the router, if not there yet) before the tap: when the link has come into
  * view (at an idle moment), and at the latest on touchstart, hover or focus. So a tap renders a page
- * whose chunk is already there.
+ * whose chunk is already there. On a slow connection only on those intents, and not at all for a
+ * reader who asks to save data (connection.ts).
  * Before hydration it is an ordinary link (a full page load). Nothing runs on the server: effects
  * and event handlers are browser-only.
  */
 import { useEffect, useRef, type AnchorHTMLAttributes, type MouseEvent } from 'react';
+import { prefetchesInView, savesData } from './connection.ts';
 import { useNavigation } from './navigation.tsx';
 import { whenIdle } from './schedule.ts';
 import { onceNearViewport } from './use-near-viewport.ts';
@@ -35,9 +37,12 @@ export function PrefetchLink({ to, onClick, onPointerEnter, onTouchStart, onFocu
   const { navigate, prefetch } = useNavigation();
   const pathname = to.split(/[?#]/)[0] || '/';
   const ref = useRef<HTMLAnchorElement>(null);
+  const onIntent = () => {
+    if (!savesData()) prefetch(pathname);
+  };
   useEffect(() => {
     const element = ref.current;
-    if (!element || typeof IntersectionObserver === 'undefined') return;
+    if (!element || typeof IntersectionObserver === 'undefined' || !prefetchesInView()) return;
     // At idle, once the link has come into view.
     return onceNearViewport(element, '0px', () => whenIdle(() => prefetch(pathname)));
   }, [prefetch, pathname]);
@@ -54,15 +59,15 @@ export function PrefetchLink({ to, onClick, onPointerEnter, onTouchStart, onFocu
       }}
       onPointerEnter={(event) => {
         onPointerEnter?.(event);
-        prefetch(pathname);
+        onIntent();
       }}
       onTouchStart={(event) => {
         onTouchStart?.(event);
-        prefetch(pathname);
+        onIntent();
       }}
       onFocus={(event) => {
         onFocus?.(event);
-        prefetch(pathname);
+        onIntent();
       }}
     />
   );
