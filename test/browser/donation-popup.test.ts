@@ -11,6 +11,7 @@ import {
   collectConsoleProblems,
   launchBrowser,
   ownProblems,
+  untilHydrated,
   untilPageSettled,
 } from '../support/browser.ts';
 
@@ -33,8 +34,8 @@ afterAll(async () => {
   await app?.stop();
 });
 
-/** A fresh browser session on the home page, its clock installed before load and paused. */
-async function openHome(): Promise<{ page: Page; problems: string[] }> {
+/** A fresh browser session on the home page (or `path`), its clock installed before load and paused. */
+async function openHome(path = '/'): Promise<{ page: Page; problems: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   contexts.push(context);
   const page = await context.newPage();
@@ -52,8 +53,8 @@ async function openHome(): Promise<{ page: Page; problems: string[] }> {
       return getItem.call(this, k);
     };
   }, DONATION_DISMISSED_KEY);
-  await page.goto(`${app.url}/`, { waitUntil: 'load' });
-  await waitForPopupArmed(page);
+  await page.goto(`${app.url}${path}`, { waitUntil: 'load' });
+  if (path === '/') await waitForPopupArmed(page);
   return { page, problems };
 }
 
@@ -191,6 +192,27 @@ describe('donation popup', () => {
       expect(ownProblems(problems)).toEqual([]);
     },
   );
+
+  it('never covers the player bar while the radio plays: it waits for the radio to stop', async () => {
+    const { page, problems } = await openHome('/radio');
+    await untilHydrated(page, 'header a[href="/"]');
+    await page.getByRole('region', { name: 'Live Radio' }).getByRole('button', { name: 'Play', exact: true }).click();
+    await page.waitForFunction(() => document.querySelector('audio')?.paused === false);
+    // To the front page in place (the radio plays on): its popup is due 30 s later.
+    await page.locator('header a[href="/"]').first().click();
+    await waitForPopupArmed(page);
+    expect(await popupCodeAskedWhileRunning(page, DONATION_POPUP_DELAY_MS)).toBe(true);
+    const bar = page.getByRole('region', { name: 'Radio player' });
+    const pause = bar.getByRole('button', { name: 'Pause' });
+    // The bar is there and answers: nothing modal covers it.
+    expect(await page.evaluate(() => document.querySelector('dialog:modal'))).toBeNull();
+    expect(await popup(page).isVisible()).toBe(false);
+    await pause.click();
+    await page.waitForFunction(() => document.querySelector('audio')?.paused === true);
+    await popup(page).waitFor({ state: 'visible' });
+    expect(await flag(page)).toBeNull();
+    expect(ownProblems(problems)).toEqual([]);
+  });
 
   it('a new session shows it again', async () => {
     // Dismissal is per session: another context is another session.

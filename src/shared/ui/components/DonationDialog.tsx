@@ -7,6 +7,8 @@ import { useSite } from '../app-context.tsx';
  * (close icon, Maybe later, Escape, Donate) ends in the dialog's close event,
  * which reports to `onClosed` (the popup sets the session flag). Closing a modal dialog hands focus back to the
  * element that had it before showModal() (HTML's dialog focus restoration).
+ * A modal dialog makes everything else inert under its backdrop, the radio's player bar too: while
+ * the radio plays, the appeal waits until it stops, and gives way if the radio starts.
  */
 export function DonationDialog({ onClosed }: { onClosed(): void }) {
   const { donationUrl } = useSite();
@@ -17,7 +19,10 @@ export function DonationDialog({ onClosed }: { onClosed(): void }) {
   useEffect(() => {
     const dialog = dialogRef.current;
     if (!dialog || dialog.open) return;
-    dialog.showModal();
+    return whileTheRadioRests(
+      () => dialog.showModal(),
+      () => dialog.close(),
+    );
   }, []);
 
   const close = () => dialogRef.current?.close();
@@ -56,4 +61,30 @@ export function DonationDialog({ onClosed }: { onClosed(): void }) {
       </div>
     </dialog>
   );
+}
+
+/**
+ * Calls `show` now, or once the site's audio (PlayerProvider's one element) pauses if it is playing;
+ * `giveWay` if it starts playing after that (a media key, the lock screen). Returns the unsubscribe.
+ */
+function whileTheRadioRests(show: () => void, giveWay: () => void): () => void {
+  const audio = document.querySelector('audio');
+  if (!audio) {
+    show();
+    return () => {};
+  }
+  // The player stops by emptying the element (no src, load()), which pauses it without a 'pause' event.
+  const stopped = ['pause', 'emptied'];
+  const start = () => {
+    if (!audio.paused) return;
+    for (const type of stopped) audio.removeEventListener(type, start);
+    audio.addEventListener('play', giveWay, { once: true });
+    show();
+  };
+  if (audio.paused) start();
+  else for (const type of stopped) audio.addEventListener(type, start);
+  return () => {
+    for (const type of stopped) audio.removeEventListener(type, start);
+    audio.removeEventListener('play', giveWay);
+  };
 }
