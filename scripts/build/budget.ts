@@ -6,6 +6,9 @@
  *   in every page.
  * - Page load: all the JS a page load fetches, the first load plus what the app imports after
  *   hydration (react-router's chunk, decision 043), each file once.
+ * - With prefetch: the page load and the chunks of the pages whose links are in view, which links
+ *   fetch at an idle moment (PrefetchLink), as Lighthouse counts a page load on its phone. Which links
+ *   are in view is the browser's to say: test/budgets.test.ts measures it in Chromium.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +17,7 @@ import type { Manifest } from '../../src/server/manifest.ts';
 import { table } from '../text-table.ts';
 import type { OutputLayout } from './layout.ts';
 
-export const BUDGET = { js: 80 * 1024, css: 20 * 1024, pageLoadJs: 94 * 1024 };
+export const BUDGET = { js: 80 * 1024, css: 20 * 1024, pageLoadJs: 94 * 1024, withPrefetchJs: 100 * 1024 };
 
 export interface PageWeight {
   page: string;
@@ -65,7 +68,8 @@ export function budgetTable(weights: PageWeight[]): string {
   return (
     `${table(header, rows)}\n` +
     'first-load JS: the scripts fetched before the first paint (loader, app, page chunks); CSS: inlined in the page;\n' +
-    'page-load JS: all the JS a page load fetches (the first load and the router after hydration)'
+    'page-load JS: all the JS a page load fetches (the first load and the router after hydration);\n' +
+    `with the idle prefetch of the links in view ≤ ${kib(BUDGET.withPrefetchJs)}: measured in Chromium by test/budgets.test.ts`
   );
 }
 
