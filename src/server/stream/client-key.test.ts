@@ -7,6 +7,17 @@ describe('clientKey', () => {
     expect(clientKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
   });
 
+  it('counts an IPv4-mapped address written in hex as that IPv4 client', () => {
+    expect(clientKey('::ffff:c633:6407')).toBe('198.51.100.7');
+    expect(clientKey('::FFFF:C633:6407')).toBe('198.51.100.7');
+    expect(clientKey('0:0:0:0:0:ffff:c633:6407')).toBe('198.51.100.7');
+    expect(clientKey('0000::ffff:198.51.100.7')).toBe('198.51.100.7');
+    expect(clientKey('::ffff:0:0')).toBe('0.0.0.0');
+    // Not mapped: another /96, or ffff elsewhere.
+    expect(clientKey('::fffe:c633:6407')).toBe('0:0:0:0::/64');
+    expect(clientKey('ffff::c633:6407')).toBe('ffff:0:0:0::/64');
+  });
+
   it('groups IPv6 addresses by their /64, however they are written', () => {
     const key = clientKey('2001:db8:0:1::1');
     expect(key).toBe('2001:db8:0:1::/64');

@@ -16,14 +16,26 @@ function ipv6Groups(address: string): string[] {
   return [...left, ...Array<string>(Math.max(0, missing)).fill('0'), ...right];
 }
 
+/**
+ * The IPv4 address an IPv4-mapped IPv6 address (::ffff:0:0/96) stands for, however it is written:
+ * `::ffff:198.51.100.7`, `::ffff:c633:6407`, `0:0:0:0:0:FFFF:c633:6407` are one client.
+ */
+function mappedIpv4(groups: string[]): string | undefined {
+  const dotted = groups.at(-1)!.includes('.') ? groups.at(-1)! : undefined;
+  const words = groups.slice(0, 6).map((g) => Number.parseInt(g, 16));
+  if (words.slice(0, 5).some((w) => w !== 0) || words[5] !== 0xffff) return undefined;
+  if (dotted) return isIPv4(dotted) ? dotted : undefined;
+  const [high, low] = groups.slice(6).map((g) => Number.parseInt(g, 16)) as [number, number];
+  return `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
+}
+
 /** The key per-client caps count by: the IPv4 address, or an IPv6 address's /64 ("2001:db8:0:1::/64"). */
 export function clientKey(address: string): string {
   const bare = address.split('%')[0]!; // a zone index (fe80::1%eth0) names an interface, not a host
   if (!isIPv6(bare)) return address;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare);
-  if (mapped && isIPv4(mapped[1]!)) return mapped[1]!;
-  const prefix = ipv6Groups(bare.toLowerCase())
-    .slice(0, 4)
-    .map((g) => g.replace(/^0+(?=.)/, ''));
+  const groups = ipv6Groups(bare.toLowerCase());
+  const mapped = mappedIpv4(groups);
+  if (mapped) return mapped;
+  const prefix = groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, ''));
   return `${prefix.join(':')}::/64`;
 }
