@@ -11,6 +11,7 @@ import express, { type ErrorRequestHandler, type Express, type Request, type Res
 import type { ReactNode } from 'react';
 import { KILL_SWITCH_FILE } from '../shared/service-worker.ts';
 import { type StaticFiles, staticFiles } from './assets.ts';
+import { clientErrorAnswer } from './client-error.ts';
 import { clientIpOf } from './client-ip.ts';
 import type { Config } from './config.ts';
 import { type AnswerObserver, createFrontDoor, type FrontDoor, type Lane, type LaneName } from './front-door.ts';
@@ -56,6 +57,8 @@ export interface App {
   lanes: readonly Lane[];
   /** A front door over some of the lanes (tests compare the fast lane's answers with the chain's). */
   doorOver(lanes: readonly Lane[]): FrontDoor;
+  /** The HTTP server's 'clientError' listener: Node's own refusals with our security headers (client-error.ts). */
+  clientError: ReturnType<typeof clientErrorAnswer>;
 }
 
 /**
@@ -202,5 +205,5 @@ export function createApp(config: Config, parts: AppParts): App {
   ];
   const doorOver = (some: readonly Lane[]) =>
     createFrontDoor({ lanes: some, security, requestLog, ...(options.observe && { observe: options.observe }) });
-  return { handle: doorOver(lanes), lanes, doorOver };
+  return { handle: doorOver(lanes), lanes, doorOver, clientError: clientErrorAnswer(security) };
 }

@@ -7,6 +7,7 @@
 import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Config } from './config.ts';
 import type { Logger } from 'pino';
+import type { Duplex } from 'node:stream';
 import type { SendTimeouts } from './send-timeout.ts';
 
 export interface RunningServer {
@@ -15,12 +16,19 @@ export interface RunningServer {
   stop(reason: string): Promise<void>;
 }
 
-/** `sendTimeouts`: the one sweep that cuts clients who stopped reading (send-timeout.ts); the server feeds it its connections. */
+export interface ServerParts {
+  /** The request handler (the app's front door). */
+  handle: RequestListener;
+  /** Answers Node's own refusals (bad request line, headers too large, too slow): client-error.ts. */
+  clientError: (error: NodeJS.ErrnoException, socket: Duplex) => void;
+  /** The one sweep that cuts clients who stopped reading (send-timeout.ts); the server feeds it its connections. */
+  sendTimeouts: SendTimeouts;
+}
+
 export function startServer(
-  handle: RequestListener,
+  { handle, clientError, sendTimeouts }: ServerParts,
   config: Config,
   logger: Logger,
-  sendTimeouts: SendTimeouts,
 ): Promise<RunningServer> {
   const server = createServer(
     {
@@ -49,6 +57,7 @@ export function startServer(
   // listener) holds its connection until its send timeout passes with no byte taken, then it is
   // closed. Between requests the keep-alive timeout applies instead.
   server.on('connection', sendTimeouts.watch);
+  server.on('clientError', clientError);
   // While stopping, answers say "Connection: close" and a keep-alive connection is closed as soon
   // as its last answer is done, so clients (and nginx) reconnect to another process.
   let stopping: Promise<void> | null = null;

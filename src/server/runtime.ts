@@ -93,9 +93,11 @@ function buildApp(config: Config, logger: Logger, options: AppOptions, manifest:
 
 /** The public server; its stop lets answers under way finish while the open streams are ended. */
 async function listen(config: Config, logger: Logger, parts: Parts): Promise<Started<RunningServer>> {
-  const running = await startServer(parts.app.handle, config, logger, parts.sendTimeouts).catch((error: unknown) => {
-    throw listenError(error, config.host, config.port, ['HOST', 'PORT']);
-  });
+  const running = await startServer({ ...parts.app, sendTimeouts: parts.sendTimeouts }, config, logger).catch(
+    (error: unknown) => {
+      throw listenError(error, config.host, config.port, ['HOST', 'PORT']);
+    },
+  );
   return {
     value: running,
     async stop(reason) {

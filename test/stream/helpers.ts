@@ -48,7 +48,7 @@ export async function startProxyApp(
   const sendTimeouts = sendTimeoutsFor(config);
   const streams = createStreamService(config.stream, logger, { sendTimeouts });
   const app = appFor(config, { logger, streams }, sendTimeouts);
-  const { server } = await startServer(app.handle, config, logger, sendTimeouts);
+  const { server } = await startServer({ ...app, sendTimeouts }, config, logger);
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,

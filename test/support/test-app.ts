@@ -64,7 +64,7 @@ export function testApp(env: Record<string, string> = {}, parts: Partial<AppPart
   const config = testConfig(env);
   const sendTimeouts = sendTimeoutsFor(config);
   const app = appFor(config, parts, sendTimeouts);
-  return createServer(app.handle).on('connection', sendTimeouts.watch);
+  return createServer(app.handle).on('connection', sendTimeouts.watch).on('clientError', app.clientError);
 }
 
 let markers = 0;
