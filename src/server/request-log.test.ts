@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
-import { pino } from 'pino';
+import type { LevelWithSilent } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { BufferedDestination } from './log-destination.ts';
+import { createLogger } from './logger.ts';
 import { createRequestLog, LOGGED_TEXT_MAX, noteOnRequestLine } from './request-log.ts';
 
 function capture(level = 'info') {
@@ -13,7 +14,7 @@ function capture(level = 'info') {
       done();
     },
   });
-  return { logger: pino({ level, base: { service: 'web' } }, sink).child({ part: 'test' }), lines };
+  return { logger: createLogger(level as LevelWithSilent, sink, { part: 'test' }), lines };
 }
 
 const request = (url: string, userAgent?: string) =>
@@ -109,7 +110,7 @@ describe("the request line on the process's stdout", () => {
       written.push(Buffer.from(bytes.subarray(offset)));
       return bytes.length - offset;
     });
-    const asBytes = createRequestLog(pino({ base: { service: 'web' } }, stdout).child({ part: 'test' }), () => '::1');
+    const asBytes = createRequestLog(createLogger('info', stdout, { part: 'test' }), () => '::1');
     const strings = capture();
     const asStrings = createRequestLog(strings.logger, () => '::1');
     const socket = {};

@@ -4,9 +4,8 @@
  * of bytes; expected refusals are warnings without stacks, and only server faults are errors.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pino } from 'pino';
 import type { Logger } from 'pino';
-import type { BufferedDestination } from './log-destination.ts';
+import { destinationOf, type LogDestination } from './logger.ts';
 
 /** URLs and user agents are logged up to this many characters (Node reads both as latin1: bytes). */
 export const LOGGED_TEXT_MAX = 1024;
@@ -44,9 +43,6 @@ export interface RequestLog {
 }
 
 const json = JSON.stringify;
-
-/** The logger's destination: pino's interface, and the bytes path when it is the process's stdout. */
-type Destination = { write(line: string): void } & Partial<Pick<BufferedDestination, 'writeLine'>>;
 
 /**
  * JSON strings of the texts a line repeats (URLs, user agents, addresses: clients send a handful
@@ -116,11 +112,14 @@ function levelHeads(logger: Logger): Record<'info' | 'warn' | 'error', string> {
  * (issue 10, decision 011).
  */
 export function createRequestLog(logger: Logger, clientIp: (req: IncomingMessage) => string | undefined): RequestLog {
-  const destination = (logger as unknown as Record<symbol, Destination>)[pino.symbols.streamSym]!;
+  const destination = destinationOf(logger);
   // The process's stdout (log-destination.ts) takes a line's prepared bytes; other destinations
   // (tests' streams) take the same line as a string.
-  const bytesTo = typeof destination.writeLine === 'function' ? (destination as Required<Destination>) : undefined;
-  const bindings = (logger as unknown as Record<symbol, string>)[pino.symbols.chindingsSym] ?? '';
+  const bytesTo = typeof destination.writeLine === 'function' ? (destination as Required<LogDestination>) : undefined;
+  // The logger's bindings as pino writes them after the clock: `,"service":"web"`.
+  const bindings = Object.entries(logger.bindings())
+    .map(([name, value]) => `,${json(name)}:${json(value)}`)
+    .join('');
   const heads = levelHeads(logger);
   const headBytes = { info: Buffer.from(heads.info), warn: Buffer.from(heads.warn), error: Buffer.from(heads.error) };
   const afterTime = `${bindings},"req":{"method":`;

@@ -1,6 +1,5 @@
 import { createServer, type Server } from 'node:http';
 import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { type App, type AppParts, createApp } from '../../src/server/app.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
 import type { Logger } from 'pino';
@@ -30,7 +29,7 @@ export function captureLogger(): CapturedLog {
       done();
     },
   });
-  const logger = pino({ level: 'info' }, sink);
+  const logger = createLogger('info', sink);
   return { logger, lines: () => raw.map((l) => JSON.parse(l) as Record<string, unknown>), rawLines: () => [...raw] };
 }
 
