@@ -11,6 +11,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useAppAndBrowser } from '../support/app-and-browser.ts';
 import type { AppProcess } from '../support/app-process.ts';
+import { defaultSite } from '../../src/shared/site.ts';
+import { axeFindings, describeFindings, seriousOrCritical } from '../support/axe.ts';
 import { blockThirdParties, untilHydrated } from '../support/browser.ts';
 import { copyProject, type ProjectCopy, REBUILD_TEST_TIMEOUT_MS } from '../support/project-copy.ts';
 
@@ -70,6 +72,60 @@ describe('offline after one visit', () => {
     const listed = await page.locator('main li a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
     expect(listed).toEqual(['/', '/about', '/privacy']);
     await context.close();
+  });
+});
+
+describe('the offline page', () => {
+  /** A controlled page whose worker has kept the front page (its masthead comes from there). */
+  async function controlled() {
+    const { context, page } = await withWorker(env.app.url);
+    await visitUntilControlled(page, `${env.app.url}/about`);
+    await expect.poll(() => keptPages(page)).toContain('/');
+    return { context, page };
+  }
+
+  it('carries the masthead and a Try again, passes axe in both themes, and loads the page once back online', async () => {
+    const { context, page } = await controlled();
+    try {
+      await context.setOffline(true);
+      const response = await page.goto(`${env.app.url}/careers?from=test`, { waitUntil: 'load' });
+      expect(response?.status()).toBe(503);
+      expect(await page.locator('h1').textContent()).toBe('You are offline');
+      expect(await page.locator('header a.masthead').textContent()).toBe(defaultSite.masthead);
+      expect(await page.getByRole('link', { name: 'Try again' }).getAttribute('href')).toBe('/careers?from=test');
+      const backgrounds: string[] = [];
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme });
+        backgrounds.push(await page.evaluate(() => getComputedStyle(document.body).backgroundColor));
+        expect(describeFindings(await axeFindings(page, { keep: seriousOrCritical })), colorScheme).toEqual([]);
+      }
+      expect(backgrounds).toEqual(['rgb(255, 255, 255)', 'rgb(18, 18, 18)']);
+
+      // Back online: the page loads by itself.
+      await context.setOffline(false);
+      await expect.poll(() => heading(page)).toBe('Careers');
+      expect(new URL(page.url()).pathname).toBe('/careers');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('loads the page by itself when the network returns without the browser noticing', async () => {
+    const { context, page } = await controlled();
+    try {
+      // The page never hears of the network's return: the 'online' event stops at the window's
+      // capture listener, which runs before the page's own.
+      await page.addInitScript(() =>
+        window.addEventListener('online', (event) => event.stopImmediatePropagation(), { capture: true }),
+      );
+      await context.setOffline(true);
+      await page.goto(`${env.app.url}/careers`, { waitUntil: 'load' });
+      expect(await page.locator('h1').textContent()).toBe('You are offline');
+      await context.setOffline(false);
+      await expect.poll(() => heading(page), { timeout: 30_000 }).toBe('Careers');
+    } finally {
+      await context.close();
+    }
   });
 });
 

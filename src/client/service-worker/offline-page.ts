@@ -1,19 +1,54 @@
 /**
  * The page the worker answers a navigation with when neither the network nor its cache has the
- * page: it says the reader is offline and lists the pages that are readable (those in the cache).
- * Plain HTML with an inline style and no script, so it needs nothing more from the network.
+ * page: the site's masthead, a line saying the reader is offline, a Try again link (the same URL:
+ * it works without script), and the pages that are readable (those in the cache). A small script
+ * of its own (OFFLINE_SCRIPT, which the worker serves: an inline one would need the CSP to allow
+ * it, decision 002) loads the page by itself once the network is back: at the browser's `online`
+ * event, and by asking the server every few seconds, for a network that returns without the
+ * browser noticing. Light or dark as the reader's system asks.
  */
 import type { PageEntry } from '../../shared/pages.ts';
 
+/** Where the worker serves the offline page's script. */
+export const OFFLINE_SCRIPT_PATH = '/offline-retry.js';
+
+/** How often the offline page asks whether the network is back. */
+const CHECK_EVERY_MS = 5_000;
+
+/**
+ * Reloads the page when the network is back: a HEAD of the page itself answered by the server (not
+ * the worker: no route of the worker takes it) with anything but a server error.
+ */
+export const OFFLINE_SCRIPT = `"use strict";(()=>{const l=()=>location.reload();addEventListener("online",l);setInterval(()=>{navigator.onLine&&fetch(location.href,{method:"HEAD",cache:"no-store"}).then(r=>{r.status<500&&l()},()=>{})},${CHECK_EVERY_MS})})();`;
+
 /** Its own policy: the answer is made in the worker, so the server's headers never reach it. */
-export const OFFLINE_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+export const OFFLINE_PAGE_CSP =
+  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export function offlinePage(available: readonly Pick<PageEntry, 'path' | 'title'>[]): string {
+const STYLE =
+  'body{font:1.125rem/1.6 system-ui,sans-serif;margin:0;color:#1a1a1a;background:#fff}' +
+  'header,main{max-width:40rem;margin:0 auto;padding:1rem}header{border-bottom:1px solid #d6d6d2}' +
+  '.masthead{font:700 1.5rem/1.2 Georgia,serif;color:inherit;text-decoration:none}a{color:#1d4e89}li{margin:.5rem 0}' +
+  '.retry{display:inline-block;padding:.5rem 1rem;border-radius:6px;background:#9b1c1c;color:#fff;text-decoration:none}' +
+  '@media (prefers-color-scheme:dark){body{color:#ececec;background:#121212}header{border-color:#3a3a3a}' +
+  'a{color:#8ab4f8}.retry{background:#f28b82;color:#1a1a1a}}';
+
+export interface OfflinePageOptions {
+  /** The site's name, from a page the worker keeps; the host name when it keeps none. */
+  masthead: string;
+  /** The URL asked for (path and query): Try again asks for it again. */
+  url: string;
+}
+
+export function offlinePage(
+  available: readonly Pick<PageEntry, 'path' | 'title'>[],
+  { masthead, url }: OfflinePageOptions,
+): string {
   const items = available.map((p) => `<li><a href="${escapeHtml(p.path)}">${escapeHtml(p.title)}</a></li>`).join('');
   const list = available.length
     ? `<p>These pages are saved on this device:</p><ul>${items}</ul>`
     : '<p>No page is saved on this device yet.</p>';
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>You are offline</title><style>body{font:1.125rem/1.6 system-ui,sans-serif;margin:0 auto;max-width:40rem;padding:1rem;color:#111;background:#fff}a{color:#0b4f8a}li{margin:.5rem 0}</style></head><body><main><h1>You are offline</h1><p>This page is not saved on this device. It will load once you are back online.</p>${list}</main></body></html>`;
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>You are offline | ${escapeHtml(masthead)}</title><style>${STYLE}</style><script src="${OFFLINE_SCRIPT_PATH}" defer></script></head><body><header><a class="masthead" href="/">${escapeHtml(masthead)}</a></header><main><h1>You are offline</h1><p>This page is not saved on this device. It will load by itself once you are back online.</p><p><a class="retry" href="${escapeHtml(url)}">Try again</a></p>${list}</main></body></html>`;
 }

@@ -5,8 +5,9 @@
  * - the current build's hashed files are precached, so repeat visits take them from the worker;
  * - a navigation is network-first, with navigation preload (the page's request starts while the
  *   worker boots), falling back to the copy of that page kept when it was last opened, then to the
- *   offline page, which lists the pages kept. The front page and the page that installed the
- *   worker are kept at install;
+ *   offline page (the masthead, Try again, the pages kept; it loads the page by itself once the
+ *   network is back, with a script the worker serves). The front page and the page that installed
+ *   the worker are kept at install;
  * - `/api/*` (the stream, now-playing, its events, metrics) and range requests are never handled:
  *   the first fetch listener stops them before Workbox's, so they go to the network untouched;
  * - a new build's worker takes over at once (skipWaiting, clientsClaim) and Workbox deletes the
@@ -20,7 +21,8 @@ import { cleanupOutdatedCaches, type PrecacheEntry, precacheAndRoute } from 'wor
 import { NavigationRoute, registerRoute, setCatchHandler } from 'workbox-routing';
 import { NetworkFirst } from 'workbox-strategies';
 import { pages } from '../../shared/pages.ts';
-import { OFFLINE_PAGE_CSP, offlinePage } from './offline-page.ts';
+import type { BootData } from '../../shared/boot.ts';
+import { OFFLINE_PAGE_CSP, OFFLINE_SCRIPT, OFFLINE_SCRIPT_PATH, offlinePage } from './offline-page.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<PrecacheEntry | string> };
 
@@ -56,10 +58,34 @@ const pagesStrategy = new NetworkFirst({
 
 registerRoute(new NavigationRoute(pagesStrategy, { denylist: [API] }));
 
+// The offline page's script, made here: it must be there when nothing else is.
+registerRoute(
+  ({ url }) => url.origin === self.location.origin && url.pathname === OFFLINE_SCRIPT_PATH,
+  async () => new Response(OFFLINE_SCRIPT, { headers: { 'Content-Type': 'text/javascript; charset=utf-8' } }),
+);
+
+/** The site's name, read from the boot data of the kept front page (the server's configuration). */
+async function masthead(cache: Cache): Promise<string> {
+  const html = await (await cache.match(new URL('/', self.location.origin).href))?.text();
+  const boot = html && /<script type="application\/json" id="__boot">(.*?)<\/script>/s.exec(html)?.[1];
+  try {
+    if (boot) return (JSON.parse(boot) as BootData).site.masthead;
+  } catch {
+    // A page of another build: the host name will do.
+  }
+  return self.location.hostname;
+}
+
 setCatchHandler(async ({ request }) => {
   if (request.mode !== 'navigate') return Response.error();
-  const kept = new Set((await (await caches.open(PAGES_CACHE)).keys()).map((r) => new URL(r.url).pathname));
-  return new Response(offlinePage(readable.filter((p) => kept.has(p.path))), {
+  const cache = await caches.open(PAGES_CACHE);
+  const kept = new Set((await cache.keys()).map((r) => new URL(r.url).pathname));
+  const { pathname, search } = new URL(request.url);
+  const html = offlinePage(
+    readable.filter((p) => kept.has(p.path)),
+    { masthead: await masthead(cache), url: pathname + search },
+  );
+  return new Response(html, {
     status: 503,
     headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': OFFLINE_PAGE_CSP },
   });
