@@ -12,7 +12,7 @@ import type { Manifest } from '../src/server/manifest.ts';
 import { budgetTable, overBudget, overBudgetMessage, pageWeights, writeBudgetReport } from './build/budget.ts';
 import { FINAL_DIST, type OutputLayout, outputLayout } from './build/layout.ts';
 import { KEEP_RETIRED_DAYS, keepPreviousAssets } from './build/previous-assets.ts';
-import { manifestFrom, routerFiles, writeManifest } from './build/manifest.ts';
+import { afterIdleFiles, manifestFrom, routerFiles, writeManifest } from './build/manifest.ts';
 import { buildServiceWorker } from './build/service-worker.ts';
 import { clientOptions, serverOptions } from './build/options.ts';
 import {
@@ -45,8 +45,8 @@ async function postProcess(layout: OutputLayout): Promise<void> {
 }
 
 /** Fails the build when a page is over budget; otherwise writes the figures the budget test reads. */
-function checkBudgets(manifest: Manifest, afterPaint: string[], layout: OutputLayout): void {
-  const weights = pageWeights(manifest, afterPaint, layout.client);
+function checkBudgets(manifest: Manifest, afterPaint: string[], afterIdle: string[], layout: OutputLayout): void {
+  const weights = pageWeights(manifest, afterPaint, layout.client, afterIdle);
   console.log(budgetTable(weights));
   const over = overBudget(weights);
   if (over.length > 0) {
@@ -77,7 +77,7 @@ async function build(out: string): Promise<void> {
   const precached = await buildServiceWorker(layout);
   console.log(`build: service worker precaches ${precached} file(s)`);
   precompress(layout.client);
-  checkBudgets(manifest, routerFiles(metafile, layout), layout);
+  checkBudgets(manifest, routerFiles(metafile, layout), afterIdleFiles(metafile, layout), layout);
   const kept = keepPreviousAssets(outputLayout(out), layout);
   console.log(`build: kept ${kept} file(s) of earlier builds (for ${KEEP_RETIRED_DAYS} days after they were left out)`);
   swapIn(layout, out);

@@ -29,7 +29,11 @@ describe('pageWeights', () => {
     entry: { js: '/assets/entry.js', styles, imports: ['/assets/shared.js'] },
     pages: { Small: ['/assets/Small.js'], Big: ['/assets/Big.js'] },
   };
-  const weights = pageWeights(fixture, ['/assets/router.js', '/assets/shared.js'], dir);
+  write('/assets/vitals.js', 'export const vitals = 5;\n'.repeat(100));
+  const weights = pageWeights(fixture, ['/assets/router.js', '/assets/shared.js'], dir, [
+    '/assets/vitals.js',
+    '/assets/router.js',
+  ]);
   const small = weights.find((w) => w.page === 'Small')!;
   const big = weights.find((w) => w.page === 'Big')!;
   const entryJs = gz('/assets/entry.js') + gz('/assets/shared.js');
@@ -54,6 +58,13 @@ describe('pageWeights', () => {
       '/assets/router.js',
     ]);
     expect(small.pageLoadJs).toBe(small.js + gz('/assets/router.js'));
+  });
+
+  it('counts after idle what the page load does not already have', () => {
+    expect(small.afterIdleFiles).toEqual(['/assets/vitals.js']);
+    expect(small.afterIdleJs).toBe(gz('/assets/vitals.js'));
+    const heavy = { ...small, afterIdleJs: BUDGET.afterIdleJs + 1 };
+    expect(overBudget([heavy])).toEqual([heavy]);
   });
 
   it('fails a page whose page load alone is over budget', () => {

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, extname, join, relative } from 'node:path';
 import type { Manifest } from '../../src/server/manifest.ts';
 import { ROOT, type OutputLayout } from './layout.ts';
-import { APP_ENTRY, LOADER_ENTRY, PAGES_DIR, ROUTER_MODULE } from './options.ts';
+import { APP_ENTRY, LOADER_ENTRY, PAGES_DIR, ROUTER_MODULE, VITALS_MODULE } from './options.ts';
 
 type Output = [file: string, meta: esbuild.Metafile['outputs'][string]];
 
@@ -87,4 +87,12 @@ export function routerFiles(metafile: esbuild.Metafile, layout: OutputLayout): s
   const firstLoad = entryClosure(metafile);
   const [routerFile] = outputOf(metafile, ROUTER_MODULE);
   return [...staticClosure(metafile, routerFile)].filter((f) => !firstLoad.has(f)).map((f) => publicUrl(layout, f));
+}
+
+/** The field Web Vitals chunk's files that neither the first load nor the router brings: fetched after the page is idle. */
+export function afterIdleFiles(metafile: esbuild.Metafile, layout: OutputLayout): string[] {
+  const [routerFile] = outputOf(metafile, ROUTER_MODULE);
+  const before = staticClosure(metafile, routerFile, entryClosure(metafile));
+  const [vitalsFile] = outputOf(metafile, VITALS_MODULE);
+  return [...staticClosure(metafile, vitalsFile)].filter((f) => !before.has(f)).map((f) => publicUrl(layout, f));
 }

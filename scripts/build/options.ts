@@ -11,6 +11,8 @@ export const LOADER_ENTRY = 'src/client/entry.tsx';
 export const APP_ENTRY = 'src/client/app.tsx';
 /** The router: the app imports it after hydration (decision 043); a page load fetches it after the first paint. */
 export const ROUTER_MODULE = 'src/client/router.tsx';
+/** Field Web Vitals: the router imports it (a chunk of its own), so a page load fetches it after the page is idle. */
+export const VITALS_MODULE = 'src/client/vitals.ts';
 /** One chunk per page module in here (src/shared/page-modules.ts imports each). */
 export const PAGES_DIR = 'src/shared/ui/pages/';
 

@@ -6,7 +6,7 @@
  * links. Beside it, what a navigation does once the new page renders (NavigationLanding): no
  * navigation happens before this chunk is there, so the first load carries none of it.
  */
-import { useLayoutEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { BrowserRouter, createPath, useLocation, useNavigate, useNavigationType } from 'react-router-dom';
 import type { PageEntry, PageId } from '../shared/pages.ts';
 import { matchPage } from '../shared/routes.tsx';
@@ -17,6 +17,8 @@ import { registerServiceWorker } from './register-service-worker.ts';
 
 // The router's chunk arrives after hydration on every page load: the worker's registration rides with it.
 registerServiceWorker();
+// Field Web Vitals (vitals.ts): a chunk of its own, loaded with the router, after the page is idle.
+const vitals = import('./vitals.ts');
 
 export interface RouterHandle {
   navigate(to: string): void;
@@ -55,6 +57,12 @@ function LocationBridge({ onReady, onLocation }: BridgeProps) {
   useLayoutEffect(() => {
     onLocation({ pathname, search, hash, key, pop }, matchPage(pathname).id);
   }, [onLocation, pathname, search, hash, key, pop]);
+  useEffect(() => {
+    vitals.then(
+      (module) => module.pageShown(matchPage(pathname).id, pathname),
+      () => {},
+    );
+  }, [pathname]);
   const latestNavigate = useRef(navigate);
   useLayoutEffect(() => {
     latestNavigate.current = navigate;

@@ -158,6 +158,7 @@ export function createApp(config: Config, parts: AppParts): App {
     manifest,
     site: config.site,
     streamPort: config.stream.allowedPorts[0]!,
+    vitalsSampleRate: config.vitalsSampleRate,
     logger,
     security,
     renderTimeoutMs: config.timeouts.renderMs,

@@ -28,6 +28,17 @@ describe('loadConfig', () => {
     });
     expect(config.site).toEqual(defaultSite);
     expect(config.stream.allowedPorts).toEqual([8076]);
+    expect(config.vitalsSampleRate).toBe(1);
+  });
+
+  it.each([
+    ['0', 0],
+    ['0.25', 0.25],
+    ['.5', 0.5],
+    ['1', 1],
+    ['1.0', 1],
+  ])('reads VITALS_SAMPLE_RATE=%s as %d', (value, rate) => {
+    expect(loadConfig({ VITALS_SAMPLE_RATE: value }).vitalsSampleRate).toBe(rate);
   });
 
   it('compiles TRUST_PROXY once into the trust function Express and every lane use', () => {
@@ -112,6 +123,10 @@ describe('loadConfig refuses a bad value', () => {
     ['CONTACT_ADVERTISING_PHONES', ';'],
     ['METRICS_PORT', '0'],
     ['METRICS_PORT', '3000'],
+    ['VITALS_SAMPLE_RATE', '1.5'],
+    ['VITALS_SAMPLE_RATE', '-0.1'],
+    ['VITALS_SAMPLE_RATE', '50%'],
+    ['VITALS_SAMPLE_RATE', '1e-1'],
   ])('rejects %s=%s naming the variable', (variable, value) => {
     let thrown: unknown;
     try {

@@ -8,7 +8,7 @@ import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 import { defaultSite, type ExternalLink, type SiteConfig } from '../shared/site.ts';
 import { ConfigError } from './config-error.ts';
-import { httpUrl, wholeNumber as int } from './env-values.ts';
+import { fraction, httpUrl, wholeNumber as int } from './env-values.ts';
 import { checkStreamEnv, streamConfigFrom, streamEnv } from './stream/config.ts';
 
 /** proxy-addr's compiled check: whether the address `hop` steps from the socket is a proxy we trust. */
@@ -92,6 +92,8 @@ const serverEnv = {
   /** GET /metrics on a listener of its own (metrics.ts); off when unset. */
   METRICS_PORT: int(1, 65535).optional(),
   METRICS_HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
+  /** Share of page views whose field Web Vitals the page sends to POST /api/vitals (0: none). */
+  VITALS_SAMPLE_RATE: fraction.default(1),
 };
 
 /** The metrics listener must not be the site's own port. */
@@ -204,6 +206,8 @@ function configFrom(e: Env) {
     },
     maxHeaderSize: e.MAX_HEADER_SIZE,
     metrics: e.METRICS_PORT === undefined ? null : { port: e.METRICS_PORT, host: e.METRICS_HOST },
+    /** Told to every page in its boot data (the same for every visitor, so cached pages stay right). */
+    vitalsSampleRate: e.VITALS_SAMPLE_RATE,
     site: siteFrom(e),
     stream: streamConfigFrom(e),
   };

@@ -12,6 +12,13 @@ export const wholeNumber = (min: number, max: number, hint = '') =>
     .transform(Number)
     .pipe(z.number().min(min, `must be at least ${min}${hint}`).max(max, `must be at most ${max}${hint}`));
 
+/** A fraction from 0 to 1 in decimal notation ("0", "0.25", "1"). */
+export const fraction = z
+  .string()
+  .regex(/^(?:0|1|0?\.\d+|[01]\.\d+)$/, 'must be a number from 0 to 1, such as 0.25')
+  .transform(Number)
+  .pipe(z.number().max(1, 'must be at most 1'));
+
 const PORT = /^[1-9]\d{0,4}$/;
 
 /** TCP port text (1–65535, no sign, no leading zero) as a number, or null. */

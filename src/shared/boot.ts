@@ -30,6 +30,8 @@ export interface BootData {
   assets: PageAssets;
   /** The `port` the radio player asks /api/stream for (the first of STREAM_ALLOWED_PORTS). */
   streamPort: number;
+  /** Share of page views that send their field Web Vitals (VITALS_SAMPLE_RATE; src/client/vitals.ts). */
+  vitalsSampleRate: number;
 }
 
 export const BOOT_ELEMENT_ID = '__boot';

@@ -9,7 +9,7 @@ export const VITALS_PATH = '/api/vitals';
 export const VITAL_NAMES = ['LCP', 'INP', 'CLS', 'FCP', 'TTFB', 'NAV'] as const;
 export type VitalName = (typeof VITAL_NAMES)[number];
 
-/** web-vitals' navigation types, and `in-site` for a page the router showed after a tap. */
+/** web-vitals' navigation types; `soft-navigation` is a page the router showed after a tap or back/forward. */
 export const NAVIGATION_TYPES = [
   'navigate',
   'reload',
@@ -17,7 +17,7 @@ export const NAVIGATION_TYPES = [
   'back-forward-cache',
   'prerender',
   'restore',
-  'in-site',
+  'soft-navigation',
 ] as const;
 export type NavigationType = (typeof NAVIGATION_TYPES)[number];
 

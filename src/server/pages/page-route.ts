@@ -36,6 +36,8 @@ export interface PageRouteOptions {
   site: SiteConfig;
   /** Boot data: the port the radio player asks for. */
   streamPort: number;
+  /** VITALS_SAMPLE_RATE, handed to the page in its boot data. */
+  vitalsSampleRate: number;
   logger: Logger;
   /** The security headers, first in a cached page's answers (security.ts). */
   security: HeaderList;
@@ -104,10 +106,11 @@ interface Render {
 
 /** Renders the page (streamed, or whole), and prepares it for the cache when it is the page. */
 async function renderPage(options: PageRouteOptions, req: Request, res: Response, job: Render): Promise<void> {
-  const { manifest, site, streamPort, logger, cache } = options;
+  const { manifest, site, streamPort, vitalsSampleRate, logger, cache } = options;
   const { page, status, day, wholeDocument, settle } = job;
   await preloadPage(page.id);
-  const boot: BootData = { page: page.id, site, today: day, assets: pageAssets(manifest, page.module), streamPort };
+  const assets = pageAssets(manifest, page.module);
+  const boot: BootData = { page: page.id, site, today: day, assets, streamPort, vitalsSampleRate };
   // The not-found page renders at the path that chose it; every other page at its own path.
   const location = status === 404 ? req.path : page.path;
   // Read when the head is written: a shared cache counts s-maxage from when it gets the answer.
