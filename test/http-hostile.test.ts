@@ -137,6 +137,16 @@ describe('framing nginx refuses is refused before the app (11.5)', () => {
     },
   );
 
+  it.each(['/about#x', '/#', '/about?q=1#top', '/healthz#x', '/api/now-playing?port=8076#x'])(
+    'a fragment in the request target (%s): 400, never the page',
+    async (target) => {
+      const res = await rawRequest(server.port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect(res.status).toBe(400);
+      expect(res.header('content-security-policy')).toContain("default-src 'self'");
+      expect(res.header('cache-control') ?? '').not.toMatch(/public|max-age/);
+    },
+  );
+
   it('Transfer-Encoding: chunked (any case) is still served', async () => {
     for (const te of ['chunked', 'Chunked']) {
       const res = await rawRequest(
