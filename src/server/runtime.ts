@@ -23,7 +23,7 @@ import { loadManifest, type Manifest } from './manifest.ts';
 import { createMetrics, type Metrics, serveMetrics } from './metrics.ts';
 import { createSendTimeouts, type SendTimeouts } from './send-timeout.ts';
 import { createSteps, listenError, type Started } from './start-steps.ts';
-import type { StreamConfig } from './stream/config.ts';
+import { resolveUpstream, type StreamConfig, type StreamSettings } from './stream/config.ts';
 import { createStreamService, type StreamService } from './stream/index.ts';
 
 export interface RuntimeOptions extends AppOptions {
@@ -39,16 +39,15 @@ export interface Runtime {
   stop(reason: string): Promise<void>;
 }
 
-/**
- * The stream's one configuration: as configured when STREAM_UPSTREAM_HOST is set, else aimed at
- * the demo station started here on loopback, to which every allowed port maps.
- */
-async function startUpstream(stream: StreamConfig, logger: Logger): Promise<Started<StreamConfig>> {
-  if (stream.upstreamHost) return { value: stream, stop: () => {} };
+/** The configuration every part runs with: the stream's upstream resolved, once. */
+type RunningConfig = Config & { stream: StreamConfig };
+
+/** The stream's one configuration: the configured Icecast, or the demo station started here on loopback. */
+async function startUpstream(settings: StreamSettings, logger: Logger): Promise<Started<StreamConfig>> {
+  if (settings.upstreamHost) return { value: resolveUpstream(settings), stop: () => {} };
   logger.info('STREAM_UPSTREAM_HOST is not set: playing the built-in demo station');
-  const station = await startDemoStation({ mount: stream.mount, host: '127.0.0.1', port: 0, logger });
-  const upstreamPorts = Object.fromEntries(stream.allowedPorts.map((port) => [port, station.port]));
-  return { value: { ...stream, upstreamHost: '127.0.0.1', upstreamPorts }, stop: () => station.close() };
+  const station = await startDemoStation({ mount: settings.mount, host: '127.0.0.1', port: 0, logger });
+  return { value: resolveUpstream(settings, { host: '127.0.0.1', port: station.port }), stop: () => station.close() };
 }
 
 interface Parts {
@@ -59,7 +58,7 @@ interface Parts {
 }
 
 /** The app and what it is made of; its stop ends the streams and stops the send-timeout sweep. */
-function buildApp(config: Config, logger: Logger, options: AppOptions, manifest: Manifest): Started<Parts> {
+function buildApp(config: RunningConfig, logger: Logger, options: AppOptions, manifest: Manifest): Started<Parts> {
   const sendTimeouts = createSendTimeouts({ pageMs: config.timeouts.sendMs, streamMs: config.stream.sendTimeoutMs });
   const metrics = config.metrics
     ? createMetrics({
@@ -92,7 +91,7 @@ function buildApp(config: Config, logger: Logger, options: AppOptions, manifest:
 }
 
 /** The public server; its stop lets answers under way finish while the open streams are ended. */
-async function listen(config: Config, logger: Logger, parts: Parts): Promise<Started<RunningServer>> {
+async function listen(config: RunningConfig, logger: Logger, parts: Parts): Promise<Started<RunningServer>> {
   const running = await startServer({ ...parts.app, sendTimeouts: parts.sendTimeouts }, config, logger).catch(
     (error: unknown) => {
       throw listenError(error, config.host, config.port, ['HOST', 'PORT']);
@@ -139,7 +138,7 @@ export async function startRuntime(configured: Config, options: RuntimeOptions =
     stop: () => {},
   }));
   // From here on, the one configuration every part is given: the stream's upstream resolved.
-  const config: Config = {
+  const config: RunningConfig = {
     ...configured,
     stream: await steps.step('stream upstream', () => startUpstream(configured.stream, logger)),
   };

@@ -15,7 +15,7 @@ import { startServer } from '../../src/server/lifecycle.ts';
 import { createLogger } from '../../src/server/logger.ts';
 import type { StreamConfig } from '../../src/server/stream/config.ts';
 import { createStreamService, type StreamService } from '../../src/server/stream/index.ts';
-import { appFor, sendTimeoutsFor } from '../support/test-app.ts';
+import { appFor, sendTimeoutsFor, streamConfigOf } from '../support/test-app.ts';
 import { until, WAIT_LIMIT_MS } from '../support/wait.ts';
 
 /** An idle timeout no test outlasts: with it, a listener's response can only end because something ended it. */
@@ -44,7 +44,7 @@ export async function startProxyApp(
     PORT: '1',
     ...env,
   });
-  const config = { ...loaded, port: 0, stream: { ...loaded.stream, ...stream } };
+  const config = { ...loaded, port: 0, stream: { ...streamConfigOf(loaded), ...stream } };
   const sendTimeouts = sendTimeoutsFor(config);
   const streams = createStreamService(config.stream, logger, { sendTimeouts });
   const app = appFor(config, { logger, streams }, sendTimeouts);

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { createLogger } from '../../src/server/logger.ts';
 import { loadManifest } from '../../src/server/manifest.ts';
 import { createSendTimeouts, type SendTimeouts } from '../../src/server/send-timeout.ts';
+import { resolveUpstream, type StreamConfig } from '../../src/server/stream/config.ts';
 import { createStreamService } from '../../src/server/stream/index.ts';
 import { untilValue } from './wait.ts';
 
@@ -33,6 +34,14 @@ export function captureLogger(): CapturedLog {
   return { logger, lines: () => raw.map((l) => JSON.parse(l) as Record<string, unknown>), rawLines: () => [...raw] };
 }
 
+/**
+ * The stream's configuration with its upstream resolved, as the composition root resolves it. These
+ * apps start no demo station: without STREAM_UPSTREAM_HOST the upstream is loopback's stream port,
+ * where nothing answers.
+ */
+export const streamConfigOf = (config: Config): StreamConfig =>
+  resolveUpstream(config.stream, { host: '127.0.0.1', port: config.stream.allowedPorts[0]! });
+
 /** The send-timeout sweep with the configured limits (its timer is unref'd: nothing to stop). */
 export const sendTimeoutsFor = (config: Config): SendTimeouts =>
   createSendTimeouts({ pageMs: config.timeouts.sendMs, streamMs: config.stream.sendTimeoutMs });
@@ -48,7 +57,7 @@ export function appFor(
 ): App {
   const logger = parts.logger ?? createLogger(config.logLevel);
   return createApp(config, {
-    streams: createStreamService(config.stream, logger, { sendTimeouts }),
+    streams: parts.streams ?? createStreamService(streamConfigOf(config), logger, { sendTimeouts }),
     manifest: loadManifest(config.distDir),
     ...parts,
     logger,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { ConfigError } from '../config-error.ts';
+import { resolveUpstream } from './config.ts';
 import { requestedPort } from './port-param.ts';
 
 /** The stream's settings, read by the one configuration schema. */
@@ -144,5 +145,24 @@ describe('requestedPort', () => {
     '/api/stream?port=1e4',
   ])('refuses %s', (url) => {
     expect(requestedPort(url, [8076])).toBeNull();
+  });
+});
+
+describe('the stream configuration, resolved once', () => {
+  it('keeps a configured upstream and its port map', () => {
+    const settings = parseStreamConfig({ STREAM_UPSTREAM_HOST: 'icecast', STREAM_PORT_MAP: '8076:18000' });
+    expect(resolveUpstream(settings, { host: '127.0.0.1', port: 40_000 })).toMatchObject({
+      upstreamHost: 'icecast',
+      upstreamPorts: { 8076: 18_000 },
+    });
+  });
+
+  it('aims every allowed port at the demo station when no upstream is configured', () => {
+    const settings = parseStreamConfig({ STREAM_ALLOWED_PORTS: '8076,8077' });
+    expect(resolveUpstream(settings, { host: '127.0.0.1', port: 40_000 })).toMatchObject({
+      upstreamHost: '127.0.0.1',
+      upstreamPorts: { 8076: 40_000, 8077: 40_000 },
+    });
+    expect(() => resolveUpstream(settings)).toThrow('STREAM_UPSTREAM_HOST');
   });
 });

@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { STREAM_PORT } from '../../shared/ui/radio/constants.ts';
 import { tcpPort, wholeNumber } from '../env-values.ts';
 
-export interface StreamConfig {
+/** The stream's settings as configured. */
+export interface StreamSettings {
   /** Icecast host name or IP address; null runs the embedded demo station. */
   upstreamHost: string | null;
   /** Icecast mount the proxy requests (the only path it ever asks for). */
@@ -32,6 +33,25 @@ export interface StreamConfig {
   retryAfterSeconds: number;
   /** How long the now-playing answer built from Icecast's status is reused. */
   statusCacheMs: number;
+}
+
+/**
+ * The stream's one configuration, what every part of the stream runs with: the settings with the
+ * upstream resolved (the composition root resolves it once: runtime.ts).
+ */
+export interface StreamConfig extends StreamSettings {
+  upstreamHost: string;
+}
+
+/**
+ * The settings aimed at their upstream: STREAM_UPSTREAM_HOST when set, else the demo station at
+ * `demo`, to which every allowed port maps (visitors still ask for the public port).
+ */
+export function resolveUpstream(settings: StreamSettings, demo?: { host: string; port: number }): StreamConfig {
+  if (settings.upstreamHost !== null) return { ...settings, upstreamHost: settings.upstreamHost };
+  if (!demo) throw new Error('STREAM_UPSTREAM_HOST is not set and no demo station runs');
+  const upstreamPorts = Object.fromEntries(settings.allowedPorts.map((port) => [port, demo.port]));
+  return { ...settings, upstreamHost: demo.host, upstreamPorts };
 }
 
 /** Icecast drops a silent source after 10 s; a shorter idle timeout would cut healthy streams. */
@@ -118,7 +138,7 @@ export function checkStreamEnv(env: StreamEnv, ctx: z.RefinementCtx): void {
   }
 }
 
-export function streamConfigFrom(env: StreamEnv): StreamConfig {
+export function streamConfigFrom(env: StreamEnv): StreamSettings {
   const allowedPorts = env.STREAM_ALLOWED_PORTS;
   return {
     upstreamHost: env.STREAM_UPSTREAM_HOST ?? null,

@@ -6,7 +6,7 @@ import type { StreamConfig } from './config.ts';
 
 /** `http://host:port` of the upstream for a visitor's port: the one place its URL is built. */
 export function upstreamOrigin(config: StreamConfig, port: number): string {
-  const host = config.upstreamHost ?? '127.0.0.1';
+  const host = config.upstreamHost;
   const upstreamPort = config.upstreamPorts[port] ?? port;
   return `http://${host.includes(':') ? `[${host}]` : host}:${upstreamPort}`;
 }
