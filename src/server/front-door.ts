@@ -3,9 +3,10 @@
  * 1. refusal: framing nginx would refuse (framing.ts) is answered 400/501 here, connection closed;
  * 2. the prepared lanes (the page fast lane): answers from memory whose header lists already
  *    begin with the security headers, sent with one writeHead;
- * 3. every other lane, in order (the stream, then Express as the fallback), on a response the
- *    front door has given the security headers.
+ * 3. every other lane, in order (health, the vitals beacon, the radio, then Express as the
+ *    fallback), on a response the front door has given the security headers.
  * Every answer but the quiet lane's (health checks) gets one request-log line, written here.
+ * (Node's own refusals, before a request exists, are answered by client-error.ts.)
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { framingRefusal, refuseFraming } from './framing.ts';
