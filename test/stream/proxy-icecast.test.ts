@@ -198,6 +198,7 @@ describe('now playing', () => {
 });
 
 describe('bad port requests', () => {
+  // (A target with a fragment, `?port=8076#frag`, is the front door's own 400: framing.ts.)
   const cases = [
     '/api/stream',
     '/api/stream?',
@@ -233,7 +234,6 @@ describe('bad port requests', () => {
     '/api/stream?port=%208076',
     '/api/stream?port=8076%0d%0aX:1',
     '/api/stream?port=%EF%BC%98%EF%BC%90%EF%BC%97%EF%BC%96',
-    '/api/stream?port=8076#frag',
     '/api/stream?port=8076&',
     '/api/stream?&port=8076',
     '/api/stream?port=8076&x=1',
@@ -251,7 +251,7 @@ describe('bad port requests', () => {
       const head = await fetchAll(`${app.url}${path}`, { method: 'HEAD' });
       for (const res of [get, head]) {
         expect(res.status, path).toBe(400);
-        expect(res.headers['cache-control']).toBe('no-store');
+        expect(res.headers['cache-control'], path).toBe('no-store');
       }
       // HEAD says what GET would send, its length included.
       expect(head.headers['content-length'], path).toBe(get.headers['content-length']);
