@@ -79,11 +79,11 @@ async function stopAll(apps: AppProcess[]) {
  * Two app processes with `env` behind deploy/nginx.conf, and a client: started before the
  * describe's tests, stopped after them. A test may replace `apps` (a restart).
  */
-function twoAppsBehindNginx(env: Record<string, string>) {
+function twoAppsBehindNginx(env: Record<string, string>, edit?: (source: string) => string) {
   const site = {} as { apps: AppProcess[]; nginx: DeployNginx; http: ReturnType<typeof client> };
   beforeAll(async () => {
     site.apps = await Promise.all([startApp(env, { name: 'app-a' }), startApp(env, { name: 'app-b' })]);
-    site.nginx = await startNginx({ upstreams: site.apps.map((a) => a.port) });
+    site.nginx = await startNginx({ upstreams: site.apps.map((a) => a.port), ...(edit && { edit }) });
     site.http = client(site.nginx);
   });
   afterAll(async () => {
@@ -95,8 +95,11 @@ function twoAppsBehindNginx(env: Record<string, string>) {
 }
 
 describe('the page cache in deploy/nginx.conf', () => {
-  // The app's own cap on streams per client lifted, so nginx's limit_conn is what a client meets.
-  const site = twoAppsBehindNginx({ ...DEPLOYED, STREAM_MAX_LISTENERS_PER_CLIENT: '1000' });
+  // The caps on streams per client lifted (the app's, and nginx's across processes, tested in
+  // nginx-one-client.test.ts), so the connection limit is what a client meets.
+  const site = twoAppsBehindNginx({ ...DEPLOYED, STREAM_MAX_LISTENERS_PER_CLIENT: '1000' }, (source) =>
+    source.replace(/limit_conn news_streams_per_client \d+;/, 'limit_conn news_streams_per_client 1000;'),
+  );
 
   it('sends one request to the apps for 500 concurrent first requests of a page', async () => {
     const replies = await Promise.all(
