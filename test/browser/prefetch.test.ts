@@ -1,6 +1,7 @@
 /**
  * What links fetch ahead of a tap, by connection (issue 28, src/shared/ui/connection.ts): on a fast
- * one, the pages of the links in view, at an idle moment; on a slow one (3g and below) only on an
+ * one, the pages of the links in view, at an idle moment once the reader has done something (a page
+ * nobody touches fetches nothing ahead); on a slow one (3g and below) only on an
  * intent (hover, touchstart, focus); for a reader saving data nothing at all, not even the router,
  * and a tap still changes the page in place. The connection is the browser's Network Information,
  * given by the test.
@@ -54,9 +55,13 @@ async function open(connection?: Connection) {
 }
 
 describe('prefetch by connection', () => {
-  it('fast: the pages of the links in view, at an idle moment', async () => {
-    const { context, prefetched } = await open();
+  it('fast: the pages of the links in view, at an idle moment once the reader has done something', async () => {
+    const { context, page, prefetched } = await open();
     try {
+      // A page load nobody touches fetches nothing ahead (a crawler, a lab run).
+      await untilIdle(page);
+      expect(prefetched()).toEqual([]);
+      await page.mouse.move(5, 5);
       await expect.poll(() => prefetched().length).toBeGreaterThan(0);
     } finally {
       await context.close();
@@ -67,6 +72,8 @@ describe('prefetch by connection', () => {
     const { context, page, prefetched, routerFetched } = await open({ saveData: false, effectiveType: '3g' });
     try {
       await expect.poll(routerFetched).toBe(true);
+      // The reader is here (the pointer moves, not onto a link): a fast connection would prefetch now.
+      await page.mouse.move(5, 5);
       await untilIdle(page);
       expect(prefetched()).toEqual([]);
       await page.locator('footer a[href="/about"]').hover();
@@ -82,6 +89,7 @@ describe('prefetch by connection', () => {
       await page.evaluate(() => {
         (window as unknown as { __sameDocument: boolean }).__sameDocument = true;
       });
+      await page.mouse.move(5, 5);
       await untilIdle(page);
       await page.locator('footer a[href="/about"]').hover();
       await untilIdle(page);

@@ -2,7 +2,8 @@
  * Every in-site link: a plain `<a href>` whose click navigates in the page (the navigation
  * context's `navigate`, react-router once its chunk is there: decision 043) and which fetches the
  * target page's code (and the router, if not there yet) before the tap: when the link has come into
- * view (at an idle moment), and at the latest on touchstart, hover or focus. So a tap renders a page
+ * view (at an idle moment, once the reader has done something on the page: a load nobody touches
+ * fetches nothing ahead), and at the latest on touchstart, hover or focus. So a tap renders a page
  * whose chunk is already there. On a slow connection only on those intents, and not at all for a
  * reader who asks to save data (connection.ts).
  * Before hydration it is an ordinary link (a full page load). Nothing runs on the server: effects
@@ -11,7 +12,7 @@
 import { useEffect, useRef, type AnchorHTMLAttributes, type MouseEvent } from 'react';
 import { prefetchesInView, savesData } from './connection.ts';
 import { useNavigation } from './navigation.tsx';
-import { whenIdle } from './schedule.ts';
+import { whenEngaged, whenIdle } from './schedule.ts';
 import { onceNearViewport } from './use-near-viewport.ts';
 
 /**
@@ -43,8 +44,8 @@ export function PrefetchLink({ to, onClick, onPointerEnter, onTouchStart, onFocu
   useEffect(() => {
     const element = ref.current;
     if (!element || typeof IntersectionObserver === 'undefined' || !prefetchesInView()) return;
-    // At idle, once the link has come into view.
-    return onceNearViewport(element, '0px', () => whenIdle(() => prefetch(pathname)));
+    // At idle, once the link has come into view and the reader has done something on the page.
+    return onceNearViewport(element, '0px', () => whenEngaged(() => whenIdle(() => prefetch(pathname))));
   }, [prefetch, pathname]);
   return (
     <a

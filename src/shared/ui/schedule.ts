@@ -20,3 +20,18 @@ export function whenIdle(run: () => void): void {
   if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 2_000 });
   else setTimeout(run, 200);
 }
+
+let engaged: Promise<unknown> | undefined;
+
+/**
+ * Runs `run` once the reader has done something on the page (a pointer moved or pressed, a scroll, a
+ * key), at once if they already have. A page load nobody touches (a crawler, a lab run, a tab opened
+ * in the background) fetches nothing ahead.
+ */
+export function whenEngaged(run: () => void): void {
+  engaged ??= new Promise((resolve) => {
+    for (const type of ['pointermove', 'pointerdown', 'scroll', 'keydown'])
+      addEventListener(type, resolve, { capture: true, passive: true, once: true });
+  });
+  void engaged.then(run);
+}

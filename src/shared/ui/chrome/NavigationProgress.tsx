@@ -17,7 +17,7 @@ export function NavigationProgress() {
       {state === 'slow' && <div className="nav-progress" role="progressbar" aria-label="Loading the page" />}
       <p className={state === 'failed' ? 'nav-notice' : 'visually-hidden'} role="status">
         {state === 'slow' && 'Loading…'}
-        {state === 'failed' && 'The page could not be opened: the connection may have dropped. Try the link again.'}
+        {state === 'failed' && 'The page could not be opened. Try again.'}
       </p>
     </>
   );
