@@ -158,6 +158,41 @@ describe('framing nginx refuses is refused before the app (11.5)', () => {
   });
 });
 
+describe('fixed files have one spelling: the others redirect to it (issue 33)', () => {
+  const files = ['/robots.txt', '/sitemap.xml', '/favicon.ico', '/favicon.svg', '/manifest.webmanifest', '/sw.js'];
+  const spellings = (file: string) => [
+    file.toUpperCase(),
+    `${file}/`,
+    `/${file}`,
+    `/%${file.charCodeAt(1).toString(16).toUpperCase()}${file.slice(2)}`,
+  ];
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await serve();
+  });
+  afterAll(() => server.stop());
+
+  it.each(files)(
+    '%s: 200 at its own path, 301 to it from every other spelling, stored by no shared cache',
+    async (file) => {
+      expect((await rawGet(server.port, file, { 'User-Agent': BROWSER_UA })).status).toBe(200);
+      for (const spelling of spellings(file)) {
+        for (const method of ['GET', 'HEAD'] as const) {
+          const res = await rawGet(server.port, `${spelling}?v=1`, { 'User-Agent': BROWSER_UA }, method);
+          expect(res.status, `${method} ${spelling}`).toBe(301);
+          expect(res.header('location'), spelling).toBe(`${file}?v=1`);
+          expect(res.header('cache-control'), spelling).toMatch(/^private/);
+        }
+      }
+    },
+  );
+
+  it('a path that only looks like one is the 404 page', async () => {
+    for (const path of ['/robots.txtx', '/ROBOTS.TXT.BAK', '/favicon'])
+      expect((await rawGet(server.port, path, { 'User-Agent': BROWSER_UA })).status, path).toBe(404);
+  });
+});
+
 describe('route variants redirect to the canonical path (11.6)', () => {
   const variants: Array<[string, string]> = [
     ['/RADIO', '/radio'],

@@ -14,6 +14,7 @@ import { type StaticFiles, staticFiles } from './assets.ts';
 import { clientErrorAnswer } from './client-error.ts';
 import { clientIpOf } from './client-ip.ts';
 import type { Config } from './config.ts';
+import { fixedFileRedirects } from './fixed-files.ts';
 import { type AnswerObserver, createFrontDoor, type FrontDoor, type Lane, type LaneName } from './front-door.ts';
 import type { Logger } from 'pino';
 import type { Manifest } from './manifest.ts';
@@ -21,7 +22,7 @@ import { createFastLane } from './pages/fast-lane.ts';
 import { chicagoDay, PageCache } from './pages/page-cache.ts';
 import { createPageRoute, type PageEvents } from './pages/page-route.ts';
 import { pageCacheControlClock } from './pages/shared-cache.ts';
-import { seoRoutes } from './pages/seo.ts';
+import { SEO_PATHS, seoRoutes } from './pages/seo.ts';
 import { sendServerError } from './pages/server-error.ts';
 import { pathOf } from './request-target.ts';
 import { createRequestLog, cut } from './request-log.ts';
@@ -88,6 +89,8 @@ function expressChain({ config, logger, files, pageRoute }: ChainParts): Express
   app.use(compression({ filter: shouldCompress }));
   app.use(files.middleware);
   app.use(seoRoutes(config.site));
+  // Other spellings of those files and robots.txt/sitemap.xml: redirected, never answered as a page.
+  app.use(fixedFileRedirects([...files.fixed, ...SEO_PATHS]));
   // GET/HEAD of any path (no route pattern: a malformed escape is a 404 page, not a 400).
   app.use(pageRoute);
 

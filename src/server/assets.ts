@@ -63,6 +63,8 @@ export function pageAssets(manifest: Manifest, module: string): PageAssets {
 export interface StaticFiles {
   /** Whether a path (without query) names a file we hold. */
   has(path: string): boolean;
+  /** The paths of the files we hold outside /assets/ (the fixed files: icons, manifest, worker, ...). */
+  fixed: readonly string[];
   /** The Express chain's handler: GET/HEAD of a file we hold, or a fast 404 under /assets/. */
   middleware: RequestHandler;
 }
@@ -108,5 +110,6 @@ export function staticFiles(clientDir: string, security: HeaderList, killSwitch?
     }
     sendRepresentation(req, res, file, 'security');
   };
-  return { has: (path) => files.has(path) || path.startsWith('/assets/'), middleware };
+  const fixed = [...files.keys()].filter((url) => !url.startsWith('/assets/'));
+  return { has: (path) => files.has(path) || path.startsWith('/assets/'), fixed, middleware };
 }

@@ -1,7 +1,8 @@
 /**
- * One entry in deploy/nginx.conf's page cache per page: a fragment in the request line (which no
- * browser sends) never reaches a cache key, so one client inventing fragments cannot fill the cache
- * and evict the pages nginx must serve stale while every app is down.
+ * One entry in deploy/nginx.conf's page cache per page and fixed file: a fragment in the request
+ * line (which no browser sends) never reaches a cache key, and other spellings of a fixed file are
+ * redirects no shared cache keeps, so one client inventing either cannot fill the cache and evict
+ * the pages nginx must serve stale while every app is down.
  */
 import { readdirSync } from 'node:fs';
 import { Agent, request } from 'node:https';
@@ -86,5 +87,15 @@ describe('deploy/nginx.conf keys its page cache on the path alone', () => {
     );
     expect(Object.fromEntries(counts)).toEqual({ '200 HIT': FRAGMENTS });
     expect(entries).toHaveLength(1);
+  });
+
+  it('keeps one entry for robots.txt, however it is spelled', async () => {
+    const before = filesUnder(join(nginx.dir, 'cache')).length;
+    await expect.poll(async () => (await get('/robots.txt')).cache).toBe('HIT');
+    for (const spelling of ['/ROBOTS.TXT', '/Robots.txt', '/robots.txt/', '//robots.txt', '/robots%2Etxt']) {
+      // Twice: a spelling nginx stored would be a HIT the second time.
+      for (const round of [1, 2]) expect((await get(spelling)).status, `${spelling} (${round})`).toBe(301);
+    }
+    expect(filesUnder(join(nginx.dir, 'cache'))).toHaveLength(before + 1);
   });
 });
