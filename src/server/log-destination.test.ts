@@ -158,6 +158,34 @@ describe('the buffered log destination when stdout is not read', () => {
     expect(destination.droppedTotal).toBe(dropped);
   });
 
+  it('counts, for a report at exit, every line stdout never got: the dropped and the still held', () => {
+    // A pipe that takes 100 KB (cutting a line in two), then nothing until it resumes.
+    let room = 100_000;
+    let stalled = true;
+    const out = recorder((offered) => {
+      if (!stalled) return offered;
+      if (room === 0) throw Object.assign(new Error('full'), { code: 'EAGAIN' });
+      const n = Math.min(room, offered);
+      room -= n;
+      return n;
+    });
+    const destination = new BufferedDestination(out.write);
+    const line = `${'x'.repeat(299)}\n`;
+    const total = 2_000;
+    for (let i = 0; i < total; i++) {
+      destination.write(line);
+      if (i % 10 === 0) destination.flushSync();
+    }
+    const whole = Math.floor(100_000 / line.length);
+    expect(destination.droppedTotal).toBeGreaterThan(0);
+    expect(destination.unreportedLines).toBe(total - whole);
+    // Once the pipe takes everything, the warning included, nothing is left to report at exit.
+    stalled = false;
+    destination.flushSync();
+    expect(out.text()).toContain('"msg":"log lines dropped: stdout was not being read"');
+    expect(destination.unreportedLines).toBe(0);
+  });
+
   it('drops the lines when stdout is gone (EPIPE) instead of throwing into the request', () => {
     const out = recorder(() => {
       throw Object.assign(new Error('gone'), { code: 'EPIPE' });

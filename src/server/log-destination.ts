@@ -7,7 +7,9 @@
  * The log never stops the site: when stdout is a pipe nobody reads (a stuck log shipper), what
  * could not be written waits in a backlog of at most BACKLOG_BYTES, and lines beyond it are
  * dropped and counted. Once the pipe takes the backlog again, one warning line says how many were
- * lost. Nothing ever waits for the reader, so pages, /healthz and SIGTERM go on as usual.
+ * lost. Nothing ever waits for the reader, so pages, /healthz and SIGTERM go on as usual. If the
+ * process exits before the pipe drains, the count of lines lost (dropped, and still held) goes to
+ * stderr instead, once, at exit.
  */
 import { writeSync } from 'node:fs';
 
@@ -52,6 +54,11 @@ export function droppedLinesWarning(dropped: number, now = Date.now()): string {
   return `{"level":40,"time":${now},"service":"web","dropped":${dropped},"msg":"log lines dropped: stdout was not being read"}\n`;
 }
 
+/** The line on stderr at exit when lines were lost and no warning on stdout could say so. */
+export function lostAtExitWarning(lost: number, now = Date.now()): string {
+  return `{"level":40,"time":${now},"service":"web","dropped":${lost},"msg":"log lines lost at exit: stdout was not being read"}\n`;
+}
+
 export class BufferedDestination {
   /** Lines are encoded straight into this buffer: no string is kept, nothing is allocated per flush. */
   private readonly buffer = Buffer.allocUnsafeSlow(BUFFER_BYTES);
@@ -61,6 +68,8 @@ export class BufferedDestination {
   private backlogBytes = 0;
   /** Lines dropped since the last warning. */
   private droppedSinceWarning = 0;
+  /** Lines a warning in the backlog counts (it is not out yet); 0 once the backlog is written. */
+  private droppedInHeldWarning = 0;
   /** Lines dropped since start (the metric). */
   droppedTotal = 0;
 
@@ -126,6 +135,17 @@ export class BufferedDestination {
     return this.backlogBytes + this.used;
   }
 
+  /**
+   * Lines that would be lost if the process ended now, with nothing on stdout to say so: those
+   * dropped and not yet reported, and those still held (a held warning counts the lines it reports).
+   */
+  get unreportedLines(): number {
+    const held =
+      this.backlog.reduce((n, bytes) => n + countLines(bytes), 0) + countLines(this.buffer.subarray(0, this.used));
+    const heldWarning = this.droppedInHeldWarning > 0 ? 1 : 0;
+    return this.droppedSinceWarning + this.droppedInHeldWarning + held - heldWarning;
+  }
+
   /** Whole lines: after the backlog, what stdout takes now; the rest joins the backlog or is dropped. */
   private send(bytes: Buffer): void {
     const written = this.drainBacklog() ? this.writeSome(bytes) : 0;
@@ -148,12 +168,15 @@ export class BufferedDestination {
       }
       this.backlog.shift();
     }
+    this.droppedInHeldWarning = 0;
     if (this.droppedSinceWarning > 0) {
-      const warning = Buffer.from(droppedLinesWarning(this.droppedSinceWarning));
+      const dropped = this.droppedSinceWarning;
+      const warning = Buffer.from(droppedLinesWarning(dropped));
       this.droppedSinceWarning = 0;
       const written = this.writeSome(warning);
       if (written < warning.length) {
         this.hold(warning.subarray(written));
+        this.droppedInHeldWarning = dropped;
         return false;
       }
     }
@@ -191,6 +214,17 @@ export class BufferedDestination {
 
 let stdout: BufferedDestination | undefined;
 
+/** Says on stderr how many lines stdout never got; stderr may be stalled too: one try, never a wait. */
+function reportLostAtExit(lost: number): void {
+  if (lost === 0) return;
+  void process.stderr; // a pipe on fd 2 non-blocking, as fd 1 (sharedStdout says why)
+  try {
+    writeSync(2, lostAtExitWarning(lost));
+  } catch {
+    // Nowhere left to say it.
+  }
+}
+
 /** stdout for every logger in the process (one buffer, so lines keep their order), flushed on a timer and at exit. */
 export function sharedStdout(): BufferedDestination {
   if (!stdout) {
@@ -201,7 +235,10 @@ export function sharedStdout(): BufferedDestination {
     const destination = new BufferedDestination((bytes, offset) => writeSync(1, bytes, offset));
     setInterval(() => destination.flushSync(), FLUSH_INTERVAL_MS).unref();
     // process.exit() after SIGTERM ends here too: one try, no wait for a reader that may never come.
-    process.once('exit', () => destination.flushSync());
+    process.once('exit', () => {
+      destination.flushSync();
+      reportLostAtExit(destination.unreportedLines);
+    });
     stdout = destination;
   }
   return stdout;
