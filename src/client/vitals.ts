@@ -33,13 +33,15 @@ function readBoot(): Pick<BootData, 'page' | 'vitalsSampleRate'> {
 }
 
 const { page: firstPage, vitalsSampleRate } = readBoot();
-let view: View | null = null;
+/** The view web-vitals measures: the document's load, or its latest back/forward cache restore. */
+let measured: View | null = null;
+/** The page view shown now: `measured`, or an in-site navigation's after it. */
+let shown: View | null = null;
 /** When the reader last tapped a link or pressed back/forward: an in-site navigation's start. */
 let startedAt: number | undefined;
 let shownPath = window.location.pathname;
 
-function send(): void {
-  const ending = view;
+function send(ending: View | null): void {
   if (!ending || ending.sent || !ending.sampled || !ending.navigation) return;
   ending.sent = true;
   if (Object.keys(ending.metrics).length === 0) return;
@@ -47,18 +49,23 @@ function send(): void {
   navigator.sendBeacon(VITALS_PATH, JSON.stringify(beacon));
 }
 
-function begin(route: PageId, navigation: NavigationType | undefined): View {
-  send();
-  view = { route, navigation, metrics: {}, sampled: Math.random() < vitalsSampleRate, sent: false };
-  return view;
+/** The page is hidden or unloads: every view not sent yet goes now. */
+function sendAll(): void {
+  send(measured);
+  send(shown);
 }
 
-/**
- * A value from web-vitals, into the view it was measured for: web-vitals sees one document, so
- * after an in-site navigation its later values (of the document's first page) are left out.
- */
+const newView = (route: PageId, navigation: NavigationType | undefined): View => ({
+  route,
+  navigation,
+  metrics: {},
+  sampled: Math.random() < vitalsSampleRate,
+  sent: false,
+});
+
+/** A value from web-vitals, into the view it measures, until that view's beacon is sent. */
 function record(metric: Metric): void {
-  const current = view;
+  const current = measured;
   if (!current || current.sent) return;
   current.navigation ??= metric.navigationType as NavigationType;
   const name = metric.name as VitalName;
@@ -67,20 +74,23 @@ function record(metric: Metric): void {
 
 /**
  * The router shows `page` at `pathname` (router.tsx, after the commit). The first call is the
- * page the document loaded with; a new path after it is an in-site page view, timed to the frame
- * after this one's paint.
+ * page the document loaded with; a new path after it is an in-site page view, timed to the task
+ * after the next frame (its paint). The view it ends is sent then too, so that the tap's own
+ * interaction (INP), which the browser reports after that frame, is in it.
  */
 export function pageShown(page: PageId, pathname: string): void {
   if (pathname === shownPath) return;
   shownPath = pathname;
   const tapped = startedAt;
   startedAt = undefined;
-  const next = begin(page, 'soft-navigation');
-  if (tapped === undefined) return;
+  const ended = shown;
+  const next = newView(page, 'soft-navigation');
+  shown = next;
   requestAnimationFrame(() =>
     setTimeout(() => {
-      const elapsed = performance.now() - tapped;
+      const elapsed = tapped === undefined ? Number.NaN : performance.now() - tapped;
       if (!next.sent && inRange('NAV', elapsed)) next.metrics.NAV = elapsed;
+      send(ended);
     }),
   );
 }
@@ -88,11 +98,13 @@ export function pageShown(page: PageId, pathname: string): void {
 function listen(): void {
   // After web-vitals' own listeners (capture phase on window), so the last values are in.
   document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'hidden') send();
+    if (document.visibilityState === 'hidden') sendAll();
   });
-  window.addEventListener('pagehide', send);
+  window.addEventListener('pagehide', sendAll);
   window.addEventListener('pageshow', (event) => {
-    if (event.persisted) begin(view?.route ?? firstPage, 'back-forward-cache');
+    if (!event.persisted) return;
+    measured = newView(shown?.route ?? firstPage, 'back-forward-cache');
+    shown = measured;
   });
   const tap = (event: Event) => {
     if ((event.target as Element | null)?.closest?.('a[href]')) startedAt = event.timeStamp;
@@ -104,7 +116,8 @@ function listen(): void {
 }
 
 if (vitalsSampleRate > 0) {
-  begin(firstPage, undefined);
+  measured = newView(firstPage, undefined);
+  shown = measured;
   for (const on of [onLCP, onINP, onCLS, onFCP, onTTFB]) on(record, { reportAllChanges: true });
   listen();
 }
