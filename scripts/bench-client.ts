@@ -13,6 +13,10 @@
  * --details adds, per route, the long tasks and the LCP breakdown of the median (simulated) run.
  * Then online page loads with and without the service worker, side by side with their ratio
  * (scripts/perf/worker-page-loads.ts; `--worker-loads 9` per route and context, 0 to skip).
+ * Then field Web Vitals: page views on the same phone send their beacons to the app, and each route's
+ * p75 (from the app's histograms) is printed beside Lighthouse's lab LCP and CLS (scripts/perf/
+ * field-vitals.ts; `--field-views 5` per route, 0 to skip). Goals on this machine (issue 30): p75 LCP
+ * ≤ 1.0 s, INP ≤ 100 ms, CLS ≤ 0.01, in-site navigation ≤ 150 ms.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,6 +30,7 @@ import { FINAL_DIST } from './build/layout.ts';
 import { LIGHTHOUSE_TARGETS, launchChromium, type Lhr, runOnce, warmUpChromium } from '../test/support/lighthouse.ts';
 import { type Cleanup, loadAverage, median, table, withCleanup } from './perf/harness.ts';
 import { type WorkerLoadFigures, workerLoadsTable, workerPageLoads } from './perf/worker-page-loads.ts';
+import { type FieldFigures, fieldP75, fieldPageViews } from './perf/field-vitals.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -34,6 +39,7 @@ const { values: args } = parseArgs({
     routes: { type: 'string' },
     details: { type: 'boolean', default: false },
     'worker-loads': { type: 'string', default: '9' },
+    'field-views': { type: 'string', default: '5' },
   },
 });
 const RUNS = Number(args.runs);
@@ -41,6 +47,7 @@ const RUNS = Number(args.runs);
 const GOAL = LIGHTHOUSE_TARGETS.performance;
 const TAPS = Number(args.taps);
 const WORKER_LOADS = Number(args['worker-loads']);
+const FIELD_VIEWS = Number(args['field-views']);
 const ALL_ROUTES = pages.map((p) => (p.path === '*' ? '/no-such-page' : p.path));
 // `--routes none`: tap-to-paint only.
 const routes = args.routes === 'none' ? [] : args.routes ? args.routes.split(',') : ALL_ROUTES;
@@ -233,8 +240,14 @@ async function auditRoute(
 /** Every figure of the run: the app and the browsers started here are stopped by `cleanup`. */
 async function measureAll(cleanup: Cleanup) {
   const port = await freePort();
+  const metricsPort = await freePort();
   const app = cleanup.add(
-    await startApp({ PORT: String(port), SITE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn' }),
+    await startApp({
+      PORT: String(port),
+      SITE_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: 'warn',
+      METRICS_PORT: String(metricsPort),
+    }),
     (a) => a.stop(),
   );
   const chromium = cleanup.add(await launchChromium(), (c) => c.close());
@@ -261,11 +274,61 @@ async function measureAll(cleanup: Cleanup) {
     const audited = ALL_ROUTES.filter((r) => r !== '/no-such-page');
     workerLoads = await workerPageLoads(browser, app.url, audited, WORKER_LOADS);
   }
-  return { rows, notes, taps, workerLoads };
+  let field: FieldFigures = new Map();
+  if (FIELD_VIEWS > 0) {
+    // Only the field pass's own beacons: Lighthouse's runs sent some too.
+    const browser = cleanup.add(await launchBrowser(), (b) => b.close());
+    const before = await fieldP75(`http://127.0.0.1:${metricsPort}/metrics`);
+    await fieldPageViews(browser, app.url, `http://127.0.0.1:${metricsPort}/metrics`, ALL_ROUTES, FIELD_VIEWS);
+    field = await fieldP75(`http://127.0.0.1:${metricsPort}/metrics`);
+    if ([...before.values()].some((f) => (f.views ?? 0) > 0))
+      console.error("bench:client: field figures include the Lighthouse runs' own beacons");
+  }
+  return { rows, notes, taps, workerLoads, field };
+}
+
+/** Field p75 per route beside Lighthouse's lab LCP and CLS (the simulated medians of the table above). */
+function fieldTable(field: FieldFigures): string {
+  const lab = new Map(rows.map((r) => [r[0], { lcp: r[5], cls: r[6] }]));
+  const goal = (value: number | undefined, limit: number) =>
+    value === undefined || !Number.isFinite(value) ? '–' : value <= limit ? 'met' : 'MISSED';
+  const ms = (s: number | undefined) => (s === undefined || !Number.isFinite(s) ? '–' : String(Math.round(s * 1000)));
+  const out = pages.map((p) => {
+    const route = p.path === '*' ? '/no-such-page' : p.path;
+    const f = field.get(p.id) ?? {};
+    return [
+      route,
+      String(f.views ?? 0),
+      ms(f.LCP),
+      lab.get(route)?.lcp ?? '–',
+      ms(f.INP),
+      f.CLS === undefined || !Number.isFinite(f.CLS) ? '–' : f.CLS.toFixed(3),
+      lab.get(route)?.cls ?? '–',
+      ms(f.NAV),
+      `${goal(f.LCP, 1)}/${goal(f.INP, 0.1)}/${goal(f.CLS, 0.01)}/${goal(f.NAV, 0.15)}`,
+    ];
+  });
+  const header = [
+    'route',
+    'views',
+    'field LCP',
+    'lab LCP',
+    'field INP',
+    'field CLS',
+    'lab CLS',
+    'field NAV',
+    'goals L/I/C/N',
+  ];
+  return (
+    `Field Web Vitals, p75 of the beacons of ${FIELD_VIEWS} page views per route (375 px, CPU 4× slower; ms, from the app's histograms: ` +
+    'linear within a bucket), beside Lighthouse (simulated, median); NAV: in-site navigation from the tap, counted on the page it leads to; ' +
+    'goals: LCP ≤ 1000, INP ≤ 100, CLS ≤ 0.01, NAV ≤ 150\n' +
+    table(header, out)
+  );
 }
 
 console.log(`load average (1/5/15 min) at the start: ${loadAverage()}`);
-const { rows, notes, taps, workerLoads } = await withCleanup(measureAll);
+const { rows, notes, taps, workerLoads, field } = await withCleanup(measureAll);
 
 const header = [
   'route',
@@ -305,6 +368,7 @@ if (taps.length) {
 }
 if (notes.length) console.log(`\n${notes.join('\n')}`);
 if (workerLoads.length) console.log(`\n${workerLoadsTable(workerLoads, WORKER_LOADS)}`);
+if (field.size) console.log(`\n${fieldTable(field)}`);
 console.log(
   `\nThe not-found page answers 404, which Lighthouse does not audit (–). Timings vary with the machine's load (a shared machine: compare within a run); load average at the end: ${loadAverage()}.`,
 );
