@@ -30,7 +30,7 @@ import { FINAL_DIST } from './build/layout.ts';
 import { LIGHTHOUSE_TARGETS, launchChromium, type Lhr, runOnce, warmUpChromium } from '../test/support/lighthouse.ts';
 import { type Cleanup, loadAverage, median, table, withCleanup } from './perf/harness.ts';
 import { type WorkerLoadFigures, workerLoadsTable, workerPageLoads } from './perf/worker-page-loads.ts';
-import { type FieldFigures, fieldP75, fieldPageViews } from './perf/field-vitals.ts';
+import { type FieldFigures, fieldHistograms, fieldP75, fieldPageViews } from './perf/field-vitals.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -278,11 +278,10 @@ async function measureAll(cleanup: Cleanup) {
   if (FIELD_VIEWS > 0) {
     // Only the field pass's own beacons: Lighthouse's runs sent some too.
     const browser = cleanup.add(await launchBrowser(), (b) => b.close());
-    const before = await fieldP75(`http://127.0.0.1:${metricsPort}/metrics`);
-    await fieldPageViews(browser, app.url, `http://127.0.0.1:${metricsPort}/metrics`, ALL_ROUTES, FIELD_VIEWS);
-    field = await fieldP75(`http://127.0.0.1:${metricsPort}/metrics`);
-    if ([...before.values()].some((f) => (f.views ?? 0) > 0))
-      console.error("bench:client: field figures include the Lighthouse runs' own beacons");
+    const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+    const before = await fieldHistograms(metricsUrl);
+    await fieldPageViews(browser, app.url, metricsUrl, ALL_ROUTES, FIELD_VIEWS);
+    field = fieldP75(await fieldHistograms(metricsUrl), before);
   }
   return { rows, notes, taps, workerLoads, field };
 }

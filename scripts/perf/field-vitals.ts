@@ -86,11 +86,12 @@ function p75(buckets: Array<[number, number]>): number {
 }
 
 export type FieldFigures = Map<string, Partial<Record<VitalName | 'views', number>>>;
+/** Each metric's cumulative buckets by route, as the app's metrics listener serves them. */
+export type FieldHistograms = Map<VitalName, Map<string, Array<[number, number]>>>;
 
-/** Per route id: each metric's p75 (seconds; CLS a score) and the page views counted (LCP's count). */
-export async function fieldP75(metricsUrl: string): Promise<FieldFigures> {
+export async function fieldHistograms(metricsUrl: string): Promise<FieldHistograms> {
   const text = await (await fetch(metricsUrl)).text();
-  const figures: FieldFigures = new Map();
+  const histograms: FieldHistograms = new Map();
   for (const [metric, { name }] of Object.entries(VITAL_HISTOGRAMS) as Array<[VitalName, { name: string }]>) {
     const byRoute = new Map<string, Array<[number, number]>>();
     const line = new RegExp(`^${name}_bucket\\{le="([^"]+)",route="(\\w+)"\\} (\\S+)$`, 'gm');
@@ -98,10 +99,24 @@ export async function fieldP75(metricsUrl: string): Promise<FieldFigures> {
       const bound = m[1] === '+Inf' ? Number.POSITIVE_INFINITY : Number(m[1]);
       byRoute.set(m[2]!, [...(byRoute.get(m[2]!) ?? []), [bound, Number(m[3])]]);
     }
+    histograms.set(metric, byRoute);
+  }
+  return histograms;
+}
+
+/**
+ * Per route id: each metric's p75 (seconds; CLS a score) and the page views counted (LCP's count),
+ * of the beacons recorded between `before` and `after`.
+ */
+export function fieldP75(after: FieldHistograms, before: FieldHistograms): FieldFigures {
+  const figures: FieldFigures = new Map();
+  for (const [metric, byRoute] of after) {
     for (const [route, buckets] of byRoute) {
+      const earlier = before.get(metric)?.get(route) ?? [];
+      const added = buckets.map(([bound, count], i): [number, number] => [bound, count - (earlier[i]?.[1] ?? 0)]);
       const entry = figures.get(route) ?? {};
-      entry[metric] = p75(buckets);
-      if (metric === 'LCP') entry.views = buckets.at(-1)?.[1] ?? 0;
+      entry[metric] = p75(added);
+      if (metric === 'LCP') entry.views = added.at(-1)?.[1] ?? 0;
       figures.set(route, entry);
     }
   }
