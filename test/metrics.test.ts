@@ -133,7 +133,6 @@ describe('GET /metrics', () => {
     const held = (performance.now() - started) / 1000;
     await expect.poll(async () => sampleOf(await scrape(), 'stream_listeners', { port: '8076' })).toBe(0);
     const listened = (await seconds()) - before;
-    expect(listened).toBeLessThanOrEqual(held);
     expect(listened).toBeCloseTo(held, 0);
     // Under a minute: no session counted.
     expect(sampleOf(await scrape(), 'stream_listener_sessions_total', { port: '8076' })).toBe(0);
