@@ -5,11 +5,11 @@
  * and on a tap outside, its items on the header's 16 px gutter. Every page with a header has a
  * visible way to the live radio and the footer's list of pages, and nothing overflows at 320 px.
  */
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { pages } from '../../src/shared/pages.ts';
 import { useAppAndBrowser } from '../support/app-and-browser.ts';
+import { axeFindings, describeFindings, seriousOrCritical } from '../support/axe.ts';
 import {
   blockThirdParties,
   collectConsoleProblems,
@@ -18,15 +18,13 @@ import {
   untilPageSettled,
 } from '../support/browser.ts';
 
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const env = useAppAndBrowser({ LOG_LEVEL: 'warn' });
 const FRAMED = pages.filter((p) => p.chrome).map((p) => p.path);
 const FOOTER_PAGES = ['/radio', '/books', '/about', '/contact', '/careers'];
 
-async function open(path: string, width: number, options: { bypassCSP?: boolean; touch?: boolean } = {}) {
+async function open(path: string, width: number, options: { touch?: boolean } = {}) {
   const context = await env.browser.newContext({
     viewport: { width, height: 800 },
-    bypassCSP: options.bypassCSP ?? false,
     hasTouch: options.touch ?? false,
     isMobile: options.touch ?? false,
     reducedMotion: 'reduce',
@@ -82,26 +80,11 @@ const focusOnHeading = (page: Page) =>
 
 const said = (page: Page) => page.evaluate(() => (window as unknown as { __said: string[] }).__said);
 
-async function axeSerious(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE_PATH });
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run(ctx: Document, opts: object): Promise<{ violations: Array<{ id: string; impact: string | null }> }>;
-        };
-      }
-    ).axe;
-    const { violations } = await axe.run(document, { resultTypes: ['violations'] });
-    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
-  });
-}
-
 describe('after an in-site navigation', () => {
   it.each([...FOOTER_PAGES, '/privacy', '/terms'])(
     'from / to %s: focus on the heading, the title announced once, axe clean',
     async (target) => {
-      const { context, page, problems } = await open('/', 1280, { bypassCSP: true });
+      const { context, page, problems } = await open('/', 1280);
       await watchAnnouncer(page);
       await page.evaluate(() => {
         (window as unknown as { __sameDocument: boolean }).__sameDocument = true;
@@ -119,7 +102,7 @@ describe('after an in-site navigation', () => {
       const title = await page.title();
       await expect.poll(() => said(page)).toEqual([title]);
       expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
-      expect(await axeSerious(page)).toEqual([]);
+      expect(describeFindings(await axeFindings(page, { keep: seriousOrCritical }))).toEqual([]);
       // The contact form's frame, blocked here, answers the embed's postMessage from an error page.
       expect(ownProblems(problems, "Failed to execute 'postMessage'")).toEqual([]);
       await context.close();

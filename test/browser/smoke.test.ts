@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pages } from '../../src/shared/pages.ts';
 import { useAppAndBrowser } from '../support/app-and-browser.ts';
-import { blockThirdParties, collectConsoleProblems, ownProblems, untilHydrated } from '../support/browser.ts';
+import { blockThirdParties, collectConsoleProblems, notFoundPageProblems, ownProblems, untilHydrated } from '../support/browser.ts';
 
 const site = useAppAndBrowser();
 
@@ -47,7 +47,7 @@ describe('every route hydrates without errors', () => {
     expect(await page.locator('header.site-header').count()).toBe(0);
     expect(await page.getByRole('heading', { name: 'Oops! Page not found' }).isVisible()).toBe(true);
     // Chromium reports the document's own 404 status; anything else is a real problem.
-    expect(ownProblems(problems, 'status of 404')).toEqual([]);
+    expect(notFoundPageProblems(problems, '/no/such/page')).toEqual([]);
     await context.close();
   });
 });

@@ -68,6 +68,13 @@ export function isFailedLoadOf(problem: string, url: string | ((url: string) => 
   return at === url || pathname + search === url;
 }
 
+/**
+ * The problems a test must not see on the not-found page at `path`: Chromium reports the document's
+ * own 404 as a failed load of that one URL; a 404 of any other file of ours still shows.
+ */
+export const notFoundPageProblems = (problems: string[], path: string): string[] =>
+  ownProblems(problems).filter((p) => !isFailedLoadOf(p, path));
+
 let settleMarkers = 0;
 
 /**
