@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { pages } from '../../src/shared/pages.ts';
 import { useAppAndBrowser } from '../support/app-and-browser.ts';
-import { blockThirdParties, collectConsoleProblems, notFoundPageProblems, ownProblems, untilHydrated } from '../support/browser.ts';
+import {
+  blockThirdParties,
+  collectConsoleProblems,
+  notFoundPageProblems,
+  ownProblems,
+  untilHydrated,
+} from '../support/browser.ts';
 
 const site = useAppAndBrowser();
 
