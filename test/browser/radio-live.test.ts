@@ -7,7 +7,7 @@
 import type { BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useStationAppAndBrowser } from '../support/app-and-browser.ts';
-import { changeTitleUntilSeen } from '../support/icecast.ts';
+import { changeTitleOnce } from '../support/icecast.ts';
 import { RETRY_DUE_ATTRIBUTE } from '../../src/shared/ui/radio/constants.ts';
 import { blockThirdParties, recordStreamRequests, untilHydrated } from '../support/browser.ts';
 import { until } from '../support/wait.ts';
@@ -80,13 +80,13 @@ describe('titles pushed live', () => {
 
     const first = `Evening News ${Date.now()}`;
     const barTitle = () => bar(page).locator('.player-bar__title').innerText();
-    const barMs = await changeTitleUntilSeen(env.ice, first, async () => (await barTitle()) === first);
+    const barMs = await changeTitleOnce(env.ice, first, async () => (await barTitle()) === first);
     await expect.poll(() => lockScreenTitle(page), { interval: 50 }).toBe(first);
 
     await navigateInApp(page, '/radio');
     const second = `Late Jazz ${Date.now()}`;
     const cardTitle = () => page.locator('.now-playing__title').innerText();
-    const cardMs = await changeTitleUntilSeen(env.ice, second, async () => (await cardTitle()) === second);
+    const cardMs = await changeTitleOnce(env.ice, second, async () => (await cardTitle()) === second);
     expect(await barTitle()).toBe(second);
     expect(await lockScreenTitle(page)).toBe(second);
     console.log(`title change seen: bar ${barMs.toFixed(0)} ms (on /terms), /radio card ${cardMs.toFixed(0)} ms`);

@@ -390,3 +390,19 @@ export async function changeTitleUntilSeen(
   }
   throw new Error(`the title "${title}" never arrived`);
 }
+
+/**
+ * Changes the mount's title once, as a station operator does, and resolves with how long after
+ * the change `seen` first held. The title is never sent again: a lost change fails the test
+ * (after the harness's hang limit) instead of being covered by a second one.
+ */
+export async function changeTitleOnce(
+  ice: Icecast,
+  title: string,
+  seen: () => boolean | Promise<boolean>,
+): Promise<number> {
+  const changedAt = performance.now();
+  await ice.setTitle(title);
+  await untilValue(`the title "${title}", changed once, to arrive`, async () => ((await seen()) ? true : undefined));
+  return performance.now() - changedAt;
+}
