@@ -9,7 +9,6 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import { ANSWERED_BY, type AnsweredBy, type AnswerObserver } from './front-door.ts';
 import type { PageEvents } from './pages/page-route.ts';
 import { NAVIGATION_TYPES, VITAL_NAMES } from '../shared/vitals.ts';
-import type { ListeningFigures } from './stream/listening.ts';
 import { pathOf } from './request-target.ts';
 import { IN_MILLISECONDS, ROUTE_IDS, VITAL_HISTOGRAMS, type VitalsRecorder } from './vitals.ts';
 
@@ -70,6 +69,15 @@ class LatencyByLane {
   }
 }
 
+/**
+ * What the radio's listening figures look like to the metrics, which only read them: declared here,
+ * so the metrics import nothing of the stream (stream/listening.ts keeps them).
+ */
+interface ListeningSource {
+  seconds(port: number): number;
+  sessions(port: number): number;
+  peak(port: number): number;
+}
 export interface MetricSources {
   /** The allowed stream ports, and how many listeners each has now. */
   streamPorts: readonly number[];
@@ -77,7 +85,7 @@ export interface MetricSources {
   /** Log lines dropped since start (log-destination.ts). */
   droppedLogLines(): number;
   /** Listener-seconds, sessions and peaks per allowed port (stream/listening.ts). */
-  listening(): ListeningFigures;
+  listening(): ListeningSource;
   /** Now-playing push connections open now. */
   pushClients(): number;
   /** The process's caps (STREAM_MAX_LISTENERS, STREAM_MAX_EVENT_CLIENTS), for the alerts' ratios. */

@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { pages } from '../shared/pages.ts';
 import { NAVIGATION_TYPES, VITAL_NAMES, VITALS_PATH, type VitalName } from '../shared/vitals.ts';
-import { clientKey } from './stream/client-key.ts';
+import { clientKey } from './client-key.ts';
 
 export const ROUTE_IDS = pages.map((page) => page.id) as [string, ...string[]];
 

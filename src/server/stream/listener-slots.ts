@@ -1,9 +1,9 @@
 /**
- * Concurrent caps, per process and per client (an IPv4 address or an IPv6 /64: client-key.ts),
+ * Concurrent caps, per process and per client (an IPv4 address or an IPv6 /64: ../client-key.ts),
  * for the stream's listeners and, separately, the now-playing push. A slot is taken before any
  * work is done and given back exactly once when the response closes.
  */
-import { clientKey } from './client-key.ts';
+import { clientKey } from '../client-key.ts';
 
 export interface ListenerSlots {
   /** A release function, or null when a cap is reached. */

@@ -1,7 +1,7 @@
 /**
  * GET|HEAD /api/stream?port=N: checks the request, takes a listener slot, and hands the listener
  * to its mount's feed (mount-feed.ts), which relays the one upstream connection of the process.
- * The parts: caps (listener-slots.ts, by client-key.ts), the registry (listeners.ts), the send
+ * The parts: caps (listener-slots.ts, by ../client-key.ts), the registry (listeners.ts), the send
  * timeout (the server's one sweep, ../send-timeout.ts, with the stream's limit), the upstream
  * exchange through http-proxy-middleware (upstream-exchange.ts), the headers (stream-headers.ts)
  * and HEAD (head.ts).
