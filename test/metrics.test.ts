@@ -100,6 +100,7 @@ describe('GET /metrics', () => {
       'stream_listeners_peak',
       'stream_listeners_max',
       'now_playing_push_clients',
+      'now_playing_push_refusals_total',
       'now_playing_push_clients_max',
       'stream_upstream_failures_total',
       'log_lines_dropped_total',
@@ -154,6 +155,7 @@ describe('GET /metrics', () => {
       ['/no-such-page', {}, 404],
       ['/about', { method: 'POST' }, 405],
       ['/api/now-playing?port=1', {}, 400],
+      ['/api/now-playing/events?port=1', {}, 400],
       ['/healthz', {}, 200],
     ];
     for (const [path, init, status] of sequence) expect(await get(path, init), path).toBe(status);
@@ -187,6 +189,10 @@ describe('GET /metrics', () => {
     // Health checks are not counted (no log line), and nothing else moved.
     expect(moved(after, 'http_requests_total', { lane: 'health', status_class: '2xx' })).toBe(0);
     expect(moved(after, 'http_requests_total', { lane: 'static', status_class: '2xx' })).toBe(0);
+    // The push's refusals, by reason: the bad port, and no other.
+    expect(moved(after, 'now_playing_push_refusals_total', { reason: 'bad_request' })).toBe(1);
+    expect(moved(after, 'now_playing_push_refusals_total', { reason: 'busy' })).toBe(0);
+    expect(moved(after, 'now_playing_push_refusals_total', { reason: 'closing' })).toBe(0);
   });
 
   it('keeps the same series after 1,000 random paths and stream ports', async () => {

@@ -38,6 +38,7 @@ describe('the request latency histogram', () => {
       droppedLogLines: () => 0,
       listening: () => ({ seconds: () => 0, sessions: () => 0, peak: () => 0 }),
       pushClients: () => 0,
+      pushRefusals: () => ({}),
       caps: { listeners: 1, pushClients: 1 },
     });
     const reference = new Registry();

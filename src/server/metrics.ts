@@ -88,6 +88,8 @@ export interface MetricSources {
   listening(): ListeningSource;
   /** Now-playing push connections open now. */
   pushClients(): number;
+  /** Now-playing push connections refused since start, by reason (every reason a key from the start). */
+  pushRefusals(): Readonly<Record<string, number>>;
   /** The process's caps (STREAM_MAX_LISTENERS, STREAM_MAX_EVENT_CLIENTS), for the alerts' ratios. */
   caps: { listeners: number; pushClients: number };
 }
@@ -238,6 +240,16 @@ function streamMetrics(registry: Registry, sources: MetricSources): void {
     () => caps.listeners,
   );
   gaugeOf(registry, 'now_playing_push_clients', 'Now-playing push connections open', sources.pushClients);
+  new Counter({
+    name: 'now_playing_push_refusals_total',
+    help: 'Now-playing push connections refused, by reason (bad_request: 400; closing, busy: 503)',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [reason, count] of Object.entries(sources.pushRefusals())) this.labels(reason).inc(count);
+    },
+  });
   gaugeOf(
     registry,
     'now_playing_push_clients_max',

@@ -67,6 +67,7 @@ function buildApp(config: RunningConfig, logger: Logger, options: AppOptions, ma
         droppedLogLines: () => sharedStdout().droppedTotal,
         listening: () => streams.listening,
         pushClients: () => streams.pushClients,
+        pushRefusals: () => streams.pushRefusals,
         caps: { listeners: config.stream.maxListeners, pushClients: config.stream.maxEventClients },
       })
     : undefined;

@@ -50,6 +50,8 @@ export interface StreamService {
   readonly listening: ListeningFigures;
   /** Now-playing push connections open right now (metrics). */
   readonly pushClients: number;
+  /** Now-playing push connections refused since start, by reason (now-playing-events.ts). */
+  readonly pushRefusals: Readonly<Record<string, number>>;
 }
 
 export interface StreamParts {
@@ -100,6 +102,7 @@ export function createStreamService(config: StreamConfig, logger: Logger, parts:
     },
     listenersAt: (port) => proxy.listeners(port),
     listening: proxy.listening,
+    pushRefusals: events.refusals,
     get pushClients() {
       return events.clients;
     },

@@ -44,7 +44,11 @@ export interface NowPlayingEvents {
   /** Ends every push connection and refuses new ones (graceful shutdown). */
   closeAll(): void;
   readonly clients: number;
+  /** Connections refused since start, by reason: a bad port or method (400), stopping or full (503). */
+  readonly refusals: Readonly<Record<PushRefusal, number>>;
 }
+
+export type PushRefusal = 'bad_request' | 'closing' | 'busy';
 
 /** One SSE event: the state as JSON on one data line (JSON escapes every line break). */
 export const eventOf = (nowPlaying: NowPlaying): Buffer => Buffer.from(`data: ${JSON.stringify(nowPlaying)}\n\n`);
@@ -132,13 +136,25 @@ export function createNowPlayingEvents(
     });
   };
 
+  // Refusals by reason, read by the metrics at scrape time (every reason there from the start).
+  const refusals: Record<PushRefusal, number> = { bad_request: 0, closing: 0, busy: 0 };
+
   return {
     handle(req, res, client) {
       const port = requestedPort(req.url ?? '', config.allowedPorts);
-      if (port === null || req.method !== 'GET') return answerText(res, 400, TEXT.badPort);
-      if (closing) return answerText(res, 503, TEXT.closing, config.retryAfterSeconds);
+      if (port === null || req.method !== 'GET') {
+        refusals.bad_request++;
+        return answerText(res, 400, TEXT.badPort);
+      }
+      if (closing) {
+        refusals.closing++;
+        return answerText(res, 503, TEXT.closing, config.retryAfterSeconds);
+      }
       const release = slots.take(client);
-      if (!release) return answerText(res, 503, TEXT.busy, config.retryAfterSeconds);
+      if (!release) {
+        refusals.busy++;
+        return answerText(res, 503, TEXT.busy, config.retryAfterSeconds);
+      }
       startEvents(res);
       const current = currentEvent(port);
       if (current) res.write(current);
@@ -156,5 +172,6 @@ export function createNowPlayingEvents(
     get clients() {
       return slots.active;
     },
+    refusals,
   };
 }
