@@ -38,13 +38,18 @@ function answers(security: HeaderList): Record<ClientErrorStatus, (date: string)
   return { 400: answer(400), 408: answer(408), 413: answer(413), 431: answer(431) };
 }
 
-/** The server's 'clientError' listener: our answer if nothing was sent on the connection yet, then it is closed. */
-export function clientErrorAnswer(security: HeaderList): (error: NodeJS.ErrnoException, socket: Duplex) => void {
+/**
+ * The server's 'clientError' listener: our answer, then the connection is closed. `answering`: an
+ * answer of ours is still under way on this connection (lifecycle.ts follows them), which a second
+ * answer must not interleave with. Answers already sent on a keep-alive connection don't matter.
+ */
+export function clientErrorAnswer(
+  security: HeaderList,
+): (error: NodeJS.ErrnoException, socket: Duplex, answering: boolean) => void {
   const byStatus = answers(security);
-  return (error, socket) => {
-    // A reset connection takes no answer; one that has sent part of an answer must not get a second.
-    const sentNothing = !('bytesWritten' in socket) || socket.bytesWritten === 0;
-    if (error.code !== 'ECONNRESET' && socket.writable && sentNothing) {
+  return (error, socket, answering) => {
+    // A reset connection takes no answer.
+    if (error.code !== 'ECONNRESET' && socket.writable && !answering) {
       socket.end(byStatus[statusOf(error)](new Date().toUTCString()));
     } else {
       socket.destroy();

@@ -20,7 +20,7 @@ export interface ServerParts {
   /** The request handler (the app's front door). */
   handle: RequestListener;
   /** Answers Node's own refusals (bad request line, headers too large, too slow): client-error.ts. */
-  clientError: (error: NodeJS.ErrnoException, socket: Duplex) => void;
+  clientError: (error: NodeJS.ErrnoException, socket: Duplex, answering: boolean) => void;
   /** The one sweep that cuts clients who stopped reading (send-timeout.ts); the server feeds it its connections. */
   sendTimeouts: SendTimeouts;
 }
@@ -57,15 +57,22 @@ export function startServer(
   // listener) holds its connection until its send timeout passes with no byte taken, then it is
   // closed. Between requests the keep-alive timeout applies instead.
   server.on('connection', sendTimeouts.watch);
-  server.on('clientError', clientError);
+  // Connections with an answer still under way (followed below): Node's refusal must not cut into it.
+  const answering = new WeakMap<object, number>();
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
+    clientError(error, socket, (answering.get(socket) ?? 0) > 0),
+  );
   // While stopping, answers say "Connection: close" and a keep-alive connection is closed as soon
   // as its last answer is done, so clients (and nginx) reconnect to another process.
   let stopping: Promise<void> | null = null;
   const active = new Set<ServerResponse>();
   const follow = (res: ServerResponse) => {
     active.add(res);
+    const { socket } = res;
+    if (socket) answering.set(socket, (answering.get(socket) ?? 0) + 1);
     res.on('close', () => {
       active.delete(res);
+      if (socket) answering.set(socket, (answering.get(socket) ?? 1) - 1);
       if (stopping) setImmediate(() => server.closeIdleConnections());
     });
   };
