@@ -22,7 +22,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
-import { blockThirdParties, launchBrowser } from '../test/support/browser.ts';
+import { launchBrowser } from '../test/support/browser.ts';
 import { freePort, startApp } from '../test/support/app-process.ts';
 import { pages } from '../src/shared/pages.ts';
 import { BUDGET_REPORT, type PageWeight } from './build/budget.ts';
@@ -30,7 +30,7 @@ import { FINAL_DIST } from './build/layout.ts';
 import { LIGHTHOUSE_TARGETS, launchChromium, type Lhr, runOnce, warmUpChromium } from '../test/support/lighthouse.ts';
 import { type Cleanup, loadAverage, median, table, withCleanup } from './perf/harness.ts';
 import { type WorkerLoadFigures, workerLoadsTable, workerPageLoads } from './perf/worker-page-loads.ts';
-import { type FieldFigures, fieldHistograms, fieldP75, fieldPageViews } from './perf/field-vitals.ts';
+import { type FieldFigures, fieldHistograms, fieldP75, fieldPageViews, slowPhonePage } from './perf/field-vitals.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -131,16 +131,8 @@ async function tapToPaint(origin: string, taps: number): Promise<number[]> {
   const times: number[] = [];
   try {
     for (let i = 0; i < taps; i++) {
-      const context = await browser.newContext({
-        viewport: { width: 375, height: 740 },
-        isMobile: true,
-        hasTouch: true,
-      });
+      const { context, page } = await slowPhonePage(browser, origin);
       try {
-        const page = await context.newPage();
-        await blockThirdParties(page, origin);
-        const cdp = await context.newCDPSession(page);
-        await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
         await page.goto(`${origin}/`, { waitUntil: 'networkidle' });
         // A reader scrolls down to the footer before tapping it.
         const link = page.locator('footer').getByRole('link', { name: 'Terms of Service' });

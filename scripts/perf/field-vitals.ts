@@ -5,7 +5,7 @@
  * route is read from its metrics listener the way Prometheus's histogram_quantile reads it (linear
  * within the bucket), so it is as coarse as the buckets.
  */
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { blockThirdParties } from '../../test/support/browser.ts';
 import { VITAL_HISTOGRAMS } from '../../src/server/vitals.ts';
 import type { VitalName } from '../../src/shared/vitals.ts';
@@ -14,6 +14,19 @@ import type { VitalName } from '../../src/shared/vitals.ts';
 async function reports(metricsUrl: string): Promise<number> {
   const text = await (await fetch(metricsUrl)).text();
   return [...text.matchAll(/^web_vitals_reports_total\{[^}]*\} (\S+)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
+}
+
+/** A 375 px touch phone with a 4× slower CPU, third parties blocked: the bench's reader. */
+export async function slowPhonePage(
+  browser: Browser,
+  origin: string,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  await blockThirdParties(page, origin);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  return { context, page };
 }
 
 /**
@@ -32,16 +45,8 @@ export async function fieldPageViews(
     for (let i = 0; i < views; i++) {
       const before = await reports(metricsUrl);
       let expected = 1;
-      const context = await browser.newContext({
-        viewport: { width: 375, height: 740 },
-        isMobile: true,
-        hasTouch: true,
-      });
+      const { context, page } = await slowPhonePage(browser, origin);
       try {
-        const page = await context.newPage();
-        await blockThirdParties(page, origin);
-        const cdp = await context.newCDPSession(page);
-        await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
         const chunk = page.waitForResponse((res) => /\/assets\/vitals-[\w-]+\.js$/.test(res.url()));
         await page.goto(origin + route, { waitUntil: 'networkidle' });
         await chunk;
