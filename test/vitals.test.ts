@@ -103,25 +103,25 @@ describe('POST /api/vitals', () => {
   });
 
   it.each([
-    ['another method', { method: 'GET' }, 405],
-    ['PUT', { method: 'PUT', body: beacon() }, 405],
-    ['another content type', { type: 'application/x-www-form-urlencoded', body: beacon() }, 415],
-    ['no content type', { type: null, body: beacon() }, 415],
-    ['an oversized body', { body: beacon().padEnd(MAX_BODY_BYTES + 1, ' ') }, 413],
-    ['an oversized body without a length', { body: 'x'.repeat(64 * 1024), chunked: true }, 413],
-    ['a malformed body', { body: '{"route":"home",' }, 400],
-    ['an empty body', { body: '' }, 400],
-    ['an unknown route', { body: beacon('admin') }, 400],
-    ['an unknown metric', { body: beacon('home', { FID: 12 }) }, 400],
-    ['no metric', { body: beacon('home', {}) }, 400],
-    ['an out-of-range value', { body: beacon('home', { LCP: -1 }) }, 400],
-    ['a value past a minute', { body: beacon('home', { TTFB: 60_001 }) }, 400],
-    ['an unknown navigation type', { body: beacon().replace('"navigate"', '"teleport"') }, 400],
-    ['an extra field', { body: beacon().replace('{', '{"url":"/secret",') }, 400],
-  ] as Array<[string, Omit<Sent, 'client'>, number]>)('refuses %s and records nothing', async (_what, sent, status) => {
+    ['another method', { method: 'GET' }],
+    ['PUT', { method: 'PUT', body: beacon() }],
+    ['another content type', { type: 'application/x-www-form-urlencoded', body: beacon() }],
+    ['no content type', { type: null, body: beacon() }],
+    ['an oversized body', { body: beacon().padEnd(MAX_BODY_BYTES + 1, ' ') }],
+    ['an oversized body without a length', { body: 'x'.repeat(64 * 1024), chunked: true }],
+    ['a malformed body', { body: '{"route":"home",' }],
+    ['an empty body', { body: '' }],
+    ['an unknown route', { body: beacon('admin') }],
+    ['an unknown metric', { body: beacon('home', { FID: 12 }) }],
+    ['no metric', { body: beacon('home', {}) }],
+    ['an out-of-range value', { body: beacon('home', { LCP: -1 }) }],
+    ['a value past a minute', { body: beacon('home', { TTFB: 60_001 }) }],
+    ['an unknown navigation type', { body: beacon().replace('"navigate"', '"teleport"') }],
+    ['an extra field', { body: beacon().replace('{', '{"url":"/secret",') }],
+  ] as Array<[string, Omit<Sent, 'client'>]>)('refuses %s with 400 and records nothing', async (_what, sent) => {
     const before = vitalsOf(await samples());
     const res = await send({ ...sent, client: nextClient() });
-    expect(res.status).toBe(status);
+    expect(res.status).toBe(400);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(vitalsOf(await samples())).toEqual(before);
   });

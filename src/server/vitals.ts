@@ -83,14 +83,18 @@ export const IN_MILLISECONDS: ReadonlySet<VitalName> = new Set(VITAL_NAMES.filte
 export type VitalsRecorder = (report: VitalsReport) => void;
 
 interface Refusal {
-  status: 400 | 405 | 413 | 415 | 429;
+  status: 400 | 429;
   text: string;
 }
 
+/**
+ * Every refusal of what was sent is a 400 (issue 30: one answer for anything that is not a report;
+ * the text says which rule it broke); too many reports is 429, with when to come back.
+ */
 const refusals = {
-  method: { status: 405, text: 'Only POST is accepted here' },
-  type: { status: 415, text: 'The body must be application/json or text/plain' },
-  size: { status: 413, text: `The body must be at most ${MAX_BODY_BYTES} bytes` },
+  method: { status: 400, text: 'Only POST is accepted here' },
+  type: { status: 400, text: 'The body must be application/json or text/plain' },
+  size: { status: 400, text: `The body must be at most ${MAX_BODY_BYTES} bytes` },
   body: { status: 400, text: 'The body is not a Web Vitals report' },
   rate: { status: 429, text: 'Too many reports from this client; try again in a minute' },
 } as const satisfies Record<string, Refusal>;
@@ -103,7 +107,7 @@ function answer(res: ServerResponse, refusal: Refusal | null): void {
     return;
   }
   const headers: Record<string, string> = { ...NO_STORE, 'Content-Type': 'text/plain; charset=utf-8' };
-  if (refusal.status === 405) headers.Allow = 'POST';
+  if (refusal === refusals.method) headers.Allow = 'POST';
   if (refusal.status === 429) headers['Retry-After'] = '60';
   // A body left unread (too large, refused early) is not worth keeping the connection for.
   if (!res.req.complete) headers.Connection = 'close';

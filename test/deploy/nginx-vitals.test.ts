@@ -64,14 +64,15 @@ describe('POST /api/vitals through nginx', () => {
     expect((await recorded()) - before).toBe(2);
   });
 
-  it('refuses a body over 1 KiB at nginx, and passes the app’s refusals on', async () => {
+  it('refuses a body over 1 KiB at nginx with 400, and passes the app’s refusals on', async () => {
     const before = await recorded();
     const large = await post('x'.repeat(2048));
-    expect(large.status).toBe(413);
-    // nginx's own error page: the app's refusals are text/plain.
-    expect(large.headers['content-type']).toBe('text/html');
+    // Refused by nginx (the app never sees it) with the app's kind of answer: 400, plain text.
+    expect(large.status).toBe(400);
+    expect(large.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(large.headers['cache-control']).toBe('no-store');
     expect((await post('{')).status).toBe(400);
-    expect((await post('', 'GET')).status).toBe(405);
+    expect((await post('', 'GET')).status).toBe(400);
     expect(await recorded()).toBe(before);
   });
 });
