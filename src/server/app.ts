@@ -49,6 +49,11 @@ export interface AppParts extends AppOptions {
   manifest: Manifest;
   /** The radio's routes and stream (the root stops them). */
   streams: StreamService;
+  /**
+   * GET/HEAD /api/rewind/<port>/<file>: the rewind window's files (src/server/rewind/serve.ts), or
+   * false for any other request. Without it (tests of other parts), those paths are pages (404).
+   */
+  rewindFiles?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
 export interface App {
@@ -147,7 +152,7 @@ function expressLanes(app: Express, files: StaticFiles): Lane[] {
 }
 
 export function createApp(config: Config, parts: AppParts): App {
-  const { logger, streams, manifest, ...options } = parts;
+  const { logger, streams, manifest, rewindFiles, ...options } = parts;
   const security: HeaderList = securityHeaders(config.site);
   const { now } = options;
   const nowMs = now ? () => now().getTime() : Date.now;
@@ -205,6 +210,7 @@ export function createApp(config: Config, parts: AppParts): App {
     { name: 'api', handle: (req, res) => vitals.handle(req, res, clientIp(req) ?? 'unknown') },
     radio('stream', true),
     radio('api', false),
+    ...(rewindFiles ? [{ name: 'rewind', handle: rewindFiles } as const] : []),
     ...expressLanes(app, files),
   ];
   const doorOver = (some: readonly Lane[]) =>

@@ -29,6 +29,28 @@ describe('loadConfig', () => {
     expect(config.site).toEqual(defaultSite);
     expect(config.stream.allowedPorts).toEqual([8076]);
     expect(config.vitalsSampleRate).toBe(1);
+    expect(config.rewind).toEqual({
+      dir: 'var/rewind',
+      windowS: 7_200,
+      segmentS: 6,
+      maxBytes: 256 * 1024 * 1024,
+      minFreeBytes: 256 * 1024 * 1024,
+    });
+  });
+
+  it('turns rewind off, and refuses a window shorter than two segments or a bad size', () => {
+    expect(loadConfig({ REWIND: 'off' }).rewind).toBeNull();
+    expect(loadConfig({ REWIND_WINDOW_S: '60', REWIND_SEGMENT_S: '2', REWIND_DIR: '/tmp/w' }).rewind).toMatchObject({
+      dir: '/tmp/w',
+      windowS: 60,
+      segmentS: 2,
+    });
+    expect(() => loadConfig({ REWIND_WINDOW_S: '10', REWIND_SEGMENT_S: '6' })).toThrow(
+      'Invalid configuration: REWIND_WINDOW_S must hold at least two segments (twice REWIND_SEGMENT_S) (got "10")',
+    );
+    expect(() => loadConfig({ REWIND: 'yes' })).toThrow(/^Invalid configuration: REWIND /);
+    expect(() => loadConfig({ REWIND_MAX_BYTES: '100' })).toThrow(/REWIND_MAX_BYTES must be at least 1048576/);
+    expect(() => loadConfig({ REWIND_SEGMENT_S: '0' })).toThrow(/REWIND_SEGMENT_S must be at least 1/);
   });
 
   it.each([

@@ -7,6 +7,7 @@
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 import { defaultSite, type ExternalLink, type SiteConfig } from '../shared/site.ts';
+import { REWIND_SEGMENT_TARGET_S } from '../shared/rewind.ts';
 import { ConfigError } from './config-error.ts';
 import { fraction, httpUrl, wholeNumber as int } from './env-values.ts';
 import { checkStreamEnv, streamConfigFrom, streamEnv } from './stream/config.ts';
@@ -103,6 +104,33 @@ function checkServerEnv(env: { PORT: number; METRICS_PORT?: number | undefined }
   }
 }
 
+const MIB = 1024 * 1024;
+
+/** The rewind window (src/server/rewind/): where it is kept and its bounds. */
+const rewindEnv = {
+  /** off: nothing is recorded; window.json says rewind is unavailable. */
+  REWIND: z.enum(['on', 'off']).default('on'),
+  /** One folder per allowed port under it; nginx serves it too (deploy/nginx.conf). */
+  REWIND_DIR: z.string().min(1, 'must not be empty').default('var/rewind'),
+  REWIND_WINDOW_S: int(10, 86_400).default(7_200),
+  REWIND_SEGMENT_S: int(1, 10).default(REWIND_SEGMENT_TARGET_S),
+  /** Per mount: the oldest segments go first when the window would hold more. */
+  REWIND_MAX_BYTES: int(MIB, 2 ** 50).default(256 * MIB),
+  /** Below this much free space on REWIND_DIR's file system, recording stops (live goes on). */
+  REWIND_MIN_FREE_BYTES: int(0, 2 ** 50).default(256 * MIB),
+};
+
+/** A window of at least two segments. */
+function checkRewindEnv(env: { REWIND_WINDOW_S: number; REWIND_SEGMENT_S: number }, ctx: z.RefinementCtx): void {
+  if (env.REWIND_WINDOW_S < 2 * env.REWIND_SEGMENT_S) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['REWIND_WINDOW_S'],
+      message: 'must hold at least two segments (twice REWIND_SEGMENT_S)',
+    });
+  }
+}
+
 const { contacts, sponsors } = defaultSite;
 
 const siteEnv = {
@@ -138,8 +166,9 @@ const siteEnv = {
 };
 
 const envSchema = z
-  .object({ ...serverEnv, ...siteEnv, ...streamEnv })
+  .object({ ...serverEnv, ...siteEnv, ...streamEnv, ...rewindEnv })
   .superRefine(checkServerEnv)
+  .superRefine(checkRewindEnv)
   .superRefine(checkStreamEnv);
 type Env = z.output<typeof envSchema>;
 
@@ -210,6 +239,17 @@ function configFrom(e: Env) {
     vitalsSampleRate: e.VITALS_SAMPLE_RATE,
     site: siteFrom(e),
     stream: streamConfigFrom(e),
+    /** null: rewind off. */
+    rewind:
+      e.REWIND === 'off'
+        ? null
+        : {
+            dir: e.REWIND_DIR,
+            windowS: e.REWIND_WINDOW_S,
+            segmentS: e.REWIND_SEGMENT_S,
+            maxBytes: e.REWIND_MAX_BYTES,
+            minFreeBytes: e.REWIND_MIN_FREE_BYTES,
+          },
   };
 }
 

@@ -3,8 +3,8 @@
  * 1. refusal: framing nginx would refuse (framing.ts) is answered 400/501 here, connection closed;
  * 2. the prepared lanes (the page fast lane): answers from memory whose header lists already
  *    begin with the security headers, sent with one writeHead;
- * 3. every other lane, in order (health, the vitals beacon, the radio, then Express as the
- *    fallback), on a response the front door has given the security headers.
+ * 3. every other lane, in order (health, the vitals beacon, the radio, the rewind window's files,
+ *    then Express as the fallback), on a response the front door has given the security headers.
  * Every answer but the quiet lane's (health checks) gets one request-log line, written here.
  * (Node's own refusals, before a request exists, are answered by client-error.ts.)
  */
@@ -14,7 +14,16 @@ import type { RequestLog } from './request-log.ts';
 import { type HeaderList, setHeaders } from './security.ts';
 
 /** What answered a request: a lane's name, or the front door's own refusal. */
-export const ANSWERED_BY = ['refused', 'health', 'cached page', 'stream', 'static', 'api', 'rendered page'] as const;
+export const ANSWERED_BY = [
+  'refused',
+  'health',
+  'cached page',
+  'stream',
+  'static',
+  'api',
+  'rendered page',
+  'rewind',
+] as const;
 export type AnsweredBy = (typeof ANSWERED_BY)[number];
 export type LaneName = Exclude<AnsweredBy, 'refused'>;
 

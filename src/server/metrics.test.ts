@@ -24,6 +24,47 @@ async function familyText(registry: Registry): Promise<string[]> {
   return text.split('\n').filter((line) => line.startsWith(NAME) || line.includes(` ${NAME} `));
 }
 
+const IDLE_REWIND = { recording: false, windowSeconds: 0, bytesOnDisk: 0, segmentsWritten: 0, gaps: 0, restarts: 0 };
+
+describe('the rewind metrics', () => {
+  it("read each port's recording at scrape time, every port's series there from the start", async () => {
+    const figures = new Map([[8000, { ...IDLE_REWIND }]]);
+    const metrics = createMetrics({
+      streamPorts: [8076, 8000],
+      listenersAt: () => 0,
+      droppedLogLines: () => 0,
+      listening: () => ({ seconds: () => 0, sessions: () => 0, peak: () => 0 }),
+      pushClients: () => 0,
+      pushRefusals: () => ({}),
+      caps: { listeners: 1, pushClients: 1 },
+      rewind: (port) => figures.get(port) ?? IDLE_REWIND,
+    });
+    const text = async () => (await metrics.registry.metrics()).split('\n');
+    expect(await text()).toEqual(
+      expect.arrayContaining(['rewind_recording{port="8076"} 0', 'rewind_segments_written_total{port="8000"} 0']),
+    );
+    figures.set(8000, {
+      recording: true,
+      windowSeconds: 12.5,
+      bytesOnDisk: 200_000,
+      segmentsWritten: 3,
+      gaps: 1,
+      restarts: 2,
+    });
+    expect(await text()).toEqual(
+      expect.arrayContaining([
+        'rewind_recording{port="8000"} 1',
+        'rewind_recording{port="8076"} 0',
+        'rewind_window_seconds{port="8000"} 12.5',
+        'rewind_bytes_on_disk{port="8000"} 200000',
+        'rewind_segments_written_total{port="8000"} 3',
+        'rewind_gaps_total{port="8000"} 1',
+        'rewind_recorder_restarts_total{port="8000"} 2',
+      ]),
+    );
+  });
+});
+
 afterEach(() => {
   vi.restoreAllMocks();
 });
@@ -37,6 +78,7 @@ const emptyMetrics = () =>
     pushClients: () => 0,
     pushRefusals: () => ({}),
     caps: { listeners: 1, pushClients: 1 },
+    rewind: () => IDLE_REWIND,
   });
 
 describe('the request latency histogram', () => {

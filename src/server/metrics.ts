@@ -48,6 +48,18 @@ interface ListeningSource {
   sessions(port: number): number;
   peak(port: number): number;
 }
+/**
+ * What a port's rewind recording looks like to the metrics: declared here, so the metrics import
+ * nothing of the recorder (src/server/rewind/recorder.ts keeps the figures).
+ */
+interface RewindSource {
+  readonly recording: boolean;
+  readonly windowSeconds: number;
+  readonly bytesOnDisk: number;
+  readonly segmentsWritten: number;
+  readonly gaps: number;
+  readonly restarts: number;
+}
 export interface MetricSources {
   /** The allowed stream ports, and how many listeners each has now. */
   streamPorts: readonly number[];
@@ -62,6 +74,8 @@ export interface MetricSources {
   pushRefusals(): Readonly<Record<string, number>>;
   /** The process's caps (STREAM_MAX_LISTENERS, STREAM_MAX_EVENT_CLIENTS), for the alerts' ratios. */
   caps: { listeners: number; pushClients: number };
+  /** This process's recording of a port's rewind window (src/server/rewind/). */
+  rewind(port: number): RewindSource;
 }
 
 export interface Metrics {
@@ -162,29 +176,35 @@ function gaugeOf(registry: Registry, name: string, help: string, value: () => nu
  * The radio's figures, by allowed stream port: listeners now, listening (listener-seconds,
  * sessions of a minute or more, peak), and the caps and push connections the alerts compare.
  */
+function seriesByPort(registry: Registry, streamPorts: readonly number[]) {
+  const ports = streamPorts.map((port) => ({ port, labels: { port: String(port) } }));
+  return {
+    gaugeByPort: (name: string, help: string, read: (port: number) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['port'] as const,
+        registers: [registry],
+        collect() {
+          for (const { port, labels } of ports) this.set(labels, read(port));
+        },
+      }),
+    counterByPort: (name: string, help: string, read: (port: number) => number) =>
+      new Counter({
+        name,
+        help,
+        labelNames: ['port'] as const,
+        registers: [registry],
+        collect() {
+          this.reset();
+          for (const { port, labels } of ports) this.inc(labels, read(port));
+        },
+      }),
+  };
+}
+
 function streamMetrics(registry: Registry, sources: MetricSources): void {
-  const ports = sources.streamPorts.map((port) => ({ port, labels: { port: String(port) } }));
-  const gaugeByPort = (name: string, help: string, read: (port: number) => number) =>
-    new Gauge({
-      name,
-      help,
-      labelNames: ['port'] as const,
-      registers: [registry],
-      collect() {
-        for (const { port, labels } of ports) this.set(labels, read(port));
-      },
-    });
-  const counterByPort = (name: string, help: string, read: (port: number) => number) =>
-    new Counter({
-      name,
-      help,
-      labelNames: ['port'] as const,
-      registers: [registry],
-      collect() {
-        this.reset();
-        for (const { port, labels } of ports) this.inc(labels, read(port));
-      },
-    });
+  const { gaugeByPort, counterByPort } = seriesByPort(registry, sources.streamPorts);
   gaugeByPort('stream_listeners', 'Radio listeners being served, by allowed stream port', sources.listenersAt);
   counterByPort(
     'stream_listener_seconds_total',
@@ -228,6 +248,42 @@ function streamMetrics(registry: Registry, sources: MetricSources): void {
 }
 
 /**
+ * The rewind window's recording, by allowed stream port, as this process sees it: a port another
+ * process records (one per host, src/server/rewind/mount-lock.ts) reads 0 here, so sum or max the
+ * series over the host's processes.
+ */
+function rewindMetrics(registry: Registry, sources: MetricSources): void {
+  const { gaugeByPort, counterByPort } = seriesByPort(registry, sources.streamPorts);
+  const read = sources.rewind;
+  gaugeByPort(
+    'rewind_recording',
+    'Whether this process records the mount now (0: not, another process, or stopped)',
+    (port) => (read(port).recording ? 1 : 0),
+  );
+  gaugeByPort(
+    'rewind_window_seconds',
+    "Length of the mount's rewind window, first sample to last",
+    (port) => read(port).windowSeconds,
+  );
+  gaugeByPort(
+    'rewind_bytes_on_disk',
+    "Bytes of the mount's rewind window's segments on disk",
+    (port) => read(port).bytesOnDisk,
+  );
+  counterByPort('rewind_segments_written_total', 'Rewind segments written', (port) => read(port).segmentsWritten);
+  counterByPort(
+    'rewind_gaps_total',
+    'Gaps marked in the rewind window (station lost, app restarted, disk floor)',
+    (port) => read(port).gaps,
+  );
+  counterByPort(
+    'rewind_recorder_restarts_total',
+    'Times the recorder connected to the station again after its stream ended or failed',
+    (port) => read(port).restarts,
+  );
+}
+
+/**
  * Field Web Vitals: a histogram per metric by route id, and reports by navigation type. Every
  * route's and type's series is made at start (zero), and only valid reports reach them.
  */
@@ -262,6 +318,7 @@ export function createMetrics(sources: MetricSources): Metrics {
   collectDefaultMetrics({ register: registry });
   const { observe, pages } = requestMetrics(registry);
   streamMetrics(registry, sources);
+  rewindMetrics(registry, sources);
   const failures = new Counter({
     name: 'stream_upstream_failures_total',
     help: 'Requests to the stream upstream that failed, by reason',

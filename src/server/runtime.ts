@@ -2,12 +2,12 @@
  * The composition root: the one place the process's parts are built, from the validated
  * configuration, and the one place they are started and stopped. Starting is a list of named steps
  * (start-steps.ts), each with its own stop:
- *   build output → stream upstream → app → server → metrics listener
+ *   build output → stream upstream → app → rewind recorder → server → metrics listener
  * A step that fails stops those before it, last first, and the start rejects with a StartFailure
  * (`cannot start <step>: <reason>`, the one line main.ts prints). `stop()` runs the same stops in
  * the same reverse order: the metrics listener closes; the server stops taking requests and lets
- * answers under way finish while the open streams are ended; the app's timers stop; the demo
- * station closes; then the log is flushed. Each part gets what it needs as arguments; none reads
+ * answers under way finish while the open streams are ended; the rewind recorder writes what it
+ * holds; the app's timers stop; the demo station closes; then the log is flushed. Each part gets what it needs as arguments; none reads
  * another's.
  */
 import type { Server } from 'node:http';
@@ -25,6 +25,9 @@ import { createSendTimeouts, type SendTimeouts } from './send-timeout.ts';
 import { createSteps, listenError, type Started } from './start-steps.ts';
 import { resolveUpstream, type StreamConfig, type StreamSettings } from './stream/config.ts';
 import { createStreamService, type StreamService } from './stream/index.ts';
+import { type Rewind, rewindOff, startRewind } from './rewind/index.ts';
+import { serveRewindFiles } from './rewind/serve.ts';
+import { upstreamOrigin } from './stream/upstream.ts';
 
 export interface RuntimeOptions extends AppOptions {
   /** Tests read the log; otherwise JSON lines on stdout (logger.ts). */
@@ -55,10 +58,13 @@ interface Parts {
   streams: StreamService;
   metrics: Metrics | undefined;
   sendTimeouts: SendTimeouts;
+  /** Set by the rewind step, after the app (the metrics read it when scraped, later still). */
+  rewind: { current: Rewind };
 }
 
 /** The app and what it is made of; its stop ends the streams and stops the send-timeout sweep. */
 function buildApp(config: RunningConfig, logger: Logger, options: AppOptions, manifest: Manifest): Started<Parts> {
+  const rewind = { current: rewindOff(config.stream.allowedPorts) };
   const sendTimeouts = createSendTimeouts({ pageMs: config.timeouts.sendMs, streamMs: config.stream.sendTimeoutMs });
   const metrics = config.metrics
     ? createMetrics({
@@ -69,6 +75,7 @@ function buildApp(config: RunningConfig, logger: Logger, options: AppOptions, ma
         pushClients: () => streams.pushClients,
         pushRefusals: () => streams.pushRefusals,
         caps: { listeners: config.stream.maxListeners, pushClients: config.stream.maxEventClients },
+        rewind: (port) => rewind.current.figures(port),
       })
     : undefined;
   const streams = createStreamService(config.stream, logger, {
@@ -80,15 +87,35 @@ function buildApp(config: RunningConfig, logger: Logger, options: AppOptions, ma
     logger,
     streams,
     manifest,
+    rewindFiles: serveRewindFiles(config.rewind?.dir ?? null, config.stream.allowedPorts),
     ...(metrics && { observe: metrics.observe, pageEvents: metrics.pages, vitals: metrics.vitals }),
   });
   return {
-    value: { app, streams, metrics, sendTimeouts },
+    value: { app, streams, metrics, sendTimeouts, rewind },
     stop: () => {
       streams.closeAll();
       sendTimeouts.stop();
     },
   };
+}
+
+/**
+ * Every allowed port's mount recorded into its rewind window (src/server/rewind/), from the same
+ * upstream as the relay, titles from the relay's reader; its stop writes what is under way.
+ */
+async function startRecording(config: RunningConfig, logger: Logger, parts: Parts): Promise<Started<Rewind>> {
+  const { rewind, stream } = config;
+  if (!rewind) return { value: rewindOff(stream.allowedPorts), stop: () => {} };
+  const running = await startRewind(rewind, {
+    allowedPorts: stream.allowedPorts,
+    urlOf: (port) => `${upstreamOrigin(stream, port)}${stream.mount}`,
+    followTitle: (port) => (onTitle) => parts.streams.followTitle(port, onTitle),
+    connectTimeoutMs: stream.connectTimeoutMs,
+    idleTimeoutMs: stream.idleTimeoutMs,
+    log: logger.child({ component: 'rewind' }),
+  });
+  parts.rewind.current = running;
+  return { value: running, stop: () => running.stop() };
 }
 
 /** The public server; its stop lets answers under way finish while the open streams are ended. */
@@ -144,6 +171,7 @@ export async function startRuntime(configured: Config, options: RuntimeOptions =
     stream: await steps.step('stream upstream', () => startUpstream(configured.stream, logger)),
   };
   const parts = await steps.step('app', () => buildApp(config, logger, appOptions, manifest));
+  await steps.step('rewind recorder', () => startRecording(config, logger, parts));
   const running = await steps.step('server', () => listen(config, logger, parts));
   const { metrics } = parts;
   if (metrics && config.metrics) {

@@ -102,7 +102,11 @@ export function requireBuild(): void {
   if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run "npm run build" first`);
 }
 
-/** Starts the built server with `env` on top of this process's environment and waits for /healthz. */
+/**
+ * Starts the built server with `env` on top of this process's environment and waits for /healthz.
+ * Rewind is off unless `env` turns it on (REWIND=on and a REWIND_DIR of the test's own): a recorder
+ * is one more listener at the station, which the stream tests count.
+ */
 export async function startApp(env: Record<string, string> = {}, options: AppProcessOptions = {}): Promise<AppProcess> {
   requireBuild();
   const name = options.name ?? 'app';
@@ -112,6 +116,7 @@ export async function startApp(env: Record<string, string> = {}, options: AppPro
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
+    REWIND: 'off',
     ...env,
     PORT: String(port),
   };

@@ -10,9 +10,12 @@ import { resolveUpstream, type StreamConfig } from '../../src/server/stream/conf
 import { createStreamService } from '../../src/server/stream/index.ts';
 import { untilValue } from './wait.ts';
 
-/** Configuration as the server would read it from exactly this environment (nothing inherited). */
+/**
+ * Configuration as the server would read it from exactly this environment (nothing inherited).
+ * Rewind is off unless the test turns it on: a recorder is one more listener at the station.
+ */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env });
+  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', REWIND: 'off', ...env });
 }
 
 export interface CapturedLog {

@@ -52,6 +52,12 @@ export interface StreamService {
   readonly pushClients: number;
   /** Now-playing push connections refused since start, by reason (now-playing-events.ts). */
   readonly pushRefusals: Readonly<Record<string, number>>;
+  /**
+   * Calls `onTitle` with the station's title on a port at each change (the push's one reader of
+   * Icecast's status, polled while anyone follows); returns the way to stop following (the rewind
+   * recorder keeps each title with the time it started).
+   */
+  followTitle(port: number, onTitle: (title: string | null) => void): () => void;
 }
 
 export interface StreamParts {
@@ -75,7 +81,8 @@ export function createStreamService(config: StreamConfig, logger: Logger, parts:
   const local = (port: number) => ({ relaying: proxy.relaying(port), count: proxy.listeners(port) });
   const nowPlaying = createNowPlayingHandler(config, status, local);
   const eventsLog = logger.child({ component: 'now-playing-events' });
-  const events = createNowPlayingEvents(config, createNowPlayingReader(status, local), {
+  const reader = createNowPlayingReader(status, local);
+  const events = createNowPlayingEvents(config, reader, {
     onFanOut: (fanOut) => eventsLog.debug(fanOut, 'now-playing change pushed'),
   });
   const stream: RadioRoute = { longLived: true, handle: proxy.handler };
@@ -103,6 +110,14 @@ export function createStreamService(config: StreamConfig, logger: Logger, parts:
     listenersAt: (port) => proxy.listeners(port),
     listening: proxy.listening,
     pushRefusals: events.refusals,
+    followTitle(port, onTitle) {
+      let last: string | null | undefined;
+      return reader.follow(port, ({ title }) => {
+        if (title === last) return;
+        last = title;
+        onTitle(title);
+      });
+    },
     get pushClients() {
       return events.clients;
     },
