@@ -12,7 +12,6 @@ import { RETRY_DUE_ATTRIBUTE } from '../../src/shared/ui/radio/constants.ts';
 import { blockThirdParties, recordStreamRequests, untilHydrated } from '../support/browser.ts';
 import { until } from '../support/wait.ts';
 
-const UNAVAILABLE = 'Stream temporarily unavailable.';
 const EVENTS_PATH = '/api/now-playing/events';
 
 const env = useStationAppAndBrowser((icePort) => ({
@@ -118,7 +117,7 @@ async function playingOnRadio(): Promise<{ page: Page; context: BrowserContext; 
 /** The network goes; the card says so at once. */
 async function goOffline(page: Page, context: BrowserContext): Promise<void> {
   await context.setOffline(true);
-  await expect.poll(() => card(page).getByRole('alert').innerText(), { interval: 100 }).toBe(UNAVAILABLE);
+  await expect.poll(() => card(page).getByRole('status').innerText(), { interval: 100 }).toBe('Reconnecting…');
 }
 
 /** When the player's next reconnect is due (epoch ms), or null when none is scheduled (radio-controller.ts). */
@@ -136,17 +135,18 @@ describe('a lost signal', () => {
     await context.setOffline(false);
     await expect.poll(() => currentTime(page), { interval: 50 }).toBeGreaterThan(stalledAt + 0.2);
     console.log(`audio advancing again ${(performance.now() - backAt).toFixed(0)} ms after the network came back`);
-    await expect.poll(() => card(page).getByRole('alert').innerText()).toBe('');
+    await expect.poll(() => card(page).getByRole('status').innerText()).toBe('Playing live');
+    expect(await card(page).getByRole('alert').innerText()).toBe('');
     expect(streamRequests.length - before).toBe(1);
     await card(page).getByRole('button', { name: 'Pause', exact: true }).click();
   }, 90_000);
 
-  it('a pause during the outage stops the retries', async () => {
+  it('Stop beside "Reconnecting…" during the outage stops the retries', async () => {
     const { page, context, streamRequests } = await playingOnRadio();
     await goOffline(page, context);
     // The player has a reconnect scheduled: the thing the pause must cancel.
     await expect.poll(() => retryDue(page), { interval: 50 }).not.toBeNull();
-    await card(page).getByRole('button', { name: 'Pause', exact: true }).click();
+    await card(page).getByRole('button', { name: 'Stop reconnecting', exact: true }).click();
     // Nothing scheduled any more, and the element has let go of the stream.
     await expect.poll(() => retryDue(page)).toBeNull();
     expect(await hasSource(page)).toBe(false);

@@ -1,15 +1,9 @@
-import { SPEC_NOW_PLAYING } from '../radio/constants.ts';
+import { SPEC_NOW_PLAYING, STATUS_TEXT } from '../radio/constants.ts';
 import { listenersText } from '../radio/now-playing.ts';
-import { MuteButton, PlayPauseButton } from '../radio/PlayerButtons.tsx';
-import { isListening, shownVolume, type RadioPhase } from '../radio/radio-player-logic.ts';
+import { MuteButton, PlayPauseButton, StopRetryingButton } from '../radio/PlayerButtons.tsx';
+import { playButtonAction, playerStatus, shownVolume } from '../radio/radio-player-logic.ts';
+import { ScrollingTitle } from '../radio/ScrollingTitle.tsx';
 import { useNowPlaying, useRadioController, useRadioState } from '../radio/useRadioPlayer.ts';
-
-const PHASE_TEXT: Record<RadioPhase, string> = {
-  stopped: '',
-  connecting: 'Connecting…',
-  live: 'Playing live',
-  reconnecting: 'Reconnecting…',
-};
 
 /**
  * /radio: the live player card and what is on air (SPEC: Radio). The card is
@@ -22,7 +16,7 @@ export function RadioPage() {
   const state = useRadioState(controller);
   const nowPlaying = useNowPlaying(controller, true);
   const send = controller?.send ?? (() => {});
-  const playing = isListening(state);
+  const status = playerStatus(state);
   const volume = shownVolume(state);
 
   return (
@@ -36,7 +30,7 @@ export function RadioPage() {
         </div>
 
         <div className="radio-card__controls">
-          <PlayPauseButton playing={playing} className="radio-card__play" onToggle={() => send({ type: 'toggle' })} />
+          <PlayPauseButton action={playButtonAction(state)} className="radio-card__play" send={send} />
           <MuteButton muted={state.muted} className="radio-card__mute" onToggle={() => send({ type: 'toggle-mute' })} />
           <input
             type="range"
@@ -49,9 +43,12 @@ export function RadioPage() {
             value={volume}
             onChange={(event) => send({ type: 'set-volume', volume: Number(event.currentTarget.value) })}
           />
-          <p className="radio-card__phase" role="status" data-phase={state.phase}>
-            {PHASE_TEXT[state.phase]}
-          </p>
+          <div className="radio-card__status">
+            <p className="radio-card__phase" role="status" data-phase={state.phase} data-status={status}>
+              {STATUS_TEXT[status]}
+            </p>
+            {status === 'reconnecting' ? <StopRetryingButton className="radio-card__stop" send={send} /> : null}
+          </div>
         </div>
 
         <p className="radio-card__error" role="alert">
@@ -62,7 +59,7 @@ export function RadioPage() {
       <section className="now-playing" aria-labelledby="now-playing-title">
         <h2 id="now-playing-title">Now Playing</h2>
         <p className="now-playing__programme">{SPEC_NOW_PLAYING}</p>
-        <p className="now-playing__title">{nowPlaying?.title ?? ''}</p>
+        <ScrollingTitle className="now-playing__title">{nowPlaying?.title ?? ''}</ScrollingTitle>
         <p className="now-playing__listeners">{listenersText(nowPlaying)}</p>
         <p className="now-playing__tip">
           If audio doesn't start, click play. Some browsers block autoplay with sound until you interact.

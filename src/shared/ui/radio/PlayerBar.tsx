@@ -1,39 +1,55 @@
 import { useNavigation } from '../navigation.tsx';
 import { PrefetchLink } from '../PrefetchLink.tsx';
+import { BUFFERING, RECONNECTING, STATUS_TEXT } from './constants.ts';
 import { onAirTitle } from './now-playing.ts';
-import { MuteButton, PlayPauseButton } from './PlayerButtons.tsx';
+import { MuteButton, PlayPauseButton, StopRetryingButton } from './PlayerButtons.tsx';
 import type { RadioController } from './radio-controller.ts';
-import { isListening } from './radio-player-logic.ts';
+import { playButtonAction, playerStatus, type PlayerStatus } from './radio-player-logic.ts';
+import { ScrollingTitle } from './ScrollingTitle.tsx';
 import { useNowPlaying, useRadioState } from './useRadioPlayer.ts';
 
+/** What a screen reader hears, politely: a wait and a lost signal, once each; nothing while all is well. */
+const ANNOUNCED: Partial<Record<PlayerStatus, string>> = { buffering: BUFFERING, reconnecting: RECONNECTING };
+
 /**
- * The compact player on every page from the first play: play/pause, mute, the
- * station and what is on air, and the way back to /radio. Fixed to the bottom
- * of the viewport; the spacer after the page's content reserves its height, so
- * nothing is hidden beneath it and nothing above it moves when it appears.
+ * The compact player on every page from the first play: play/pause ("Retry now"
+ * while reconnecting), mute, the station or what the player is doing, what is on
+ * air, and the way back to /radio. Fixed to the bottom of the viewport; the
+ * spacer after the page's content reserves its height, so nothing is hidden
+ * beneath it and nothing above it moves when it appears. Each line keeps its
+ * height whatever it says, so nothing inside it moves either.
  */
 export function PlayerBar({ controller }: { controller: RadioController }) {
   const state = useRadioState(controller);
   const title = onAirTitle(useNowPlaying(controller));
-  // On /radio the card's own alert already announces the error; one announcement is enough.
+  // On /radio the card's own status and alert already announce these; one announcement is enough.
   const onRadioPage = useNavigation().location.pathname === '/radio';
-  const playing = isListening(state);
+  const status = playerStatus(state);
   const { send } = controller;
+  const statusText = status === 'playing' || status === 'idle' ? controller.station : STATUS_TEXT[status];
 
   return (
     <>
       <div className="player-bar-spacer" />
-      <section className="player-bar" aria-label="Radio player">
+      <section className="player-bar" aria-label="Radio player" data-status={status}>
         <div className="player-bar__inner container">
-          <PlayPauseButton playing={playing} className="player-bar__play" onToggle={() => send({ type: 'toggle' })} />
+          <PlayPauseButton action={playButtonAction(state)} className="player-bar__play" send={send} />
           <MuteButton muted={state.muted} className="player-bar__mute" onToggle={() => send({ type: 'toggle-mute' })} />
           <div className="player-bar__text">
-            {state.error ? null : <p className="player-bar__station">{controller.station}</p>}
+            {state.error ? null : (
+              <div className="player-bar__status">
+                <p className="player-bar__station">{statusText}</p>
+                {status === 'reconnecting' ? <StopRetryingButton className="player-bar__stop" send={send} /> : null}
+              </div>
+            )}
             <p className="player-bar__error" role={onRadioPage ? undefined : 'alert'}>
               {state.error}
             </p>
-            {state.error ? null : <p className="player-bar__title">{title}</p>}
+            {state.error ? null : <ScrollingTitle className="player-bar__title">{title}</ScrollingTitle>}
           </div>
+          <p className="visually-hidden" role={onRadioPage ? undefined : 'status'}>
+            {ANNOUNCED[status] ?? ''}
+          </p>
           <PrefetchLink to="/radio" className="player-bar__link">
             Radio<span className="player-bar__link-more"> page</span>
           </PrefetchLink>

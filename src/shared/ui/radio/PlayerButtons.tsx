@@ -1,18 +1,30 @@
-import { MutedIcon, PauseIcon, PlayIcon, VolumeIcon } from './icons.tsx';
+import { RETRY_NOW, STOP_RETRYING, STOP_RETRYING_LABEL } from './constants.ts';
+import { MutedIcon, PauseIcon, PlayIcon, RetryIcon, VolumeIcon } from './icons.tsx';
+import type { PlayButtonAction, RadioCommand } from './radio-player-logic.ts';
 
-/** Play/pause and mute, the same controls on the /radio card and in the player bar. */
+const PLAY_BUTTON: Record<PlayButtonAction, { label: string; Icon: () => React.JSX.Element; command: RadioCommand }> = {
+  play: { label: 'Play', Icon: PlayIcon, command: { type: 'play' } },
+  pause: { label: 'Pause', Icon: PauseIcon, command: { type: 'pause' } },
+  retry: { label: RETRY_NOW, Icon: RetryIcon, command: { type: 'retry-now' } },
+};
+
+/**
+ * Play, pause, or "Retry now" while the player waits to reconnect: the same control on the /radio card and in
+ * the player bar (radio-player-logic.ts `playButtonAction` says which).
+ */
 export function PlayPauseButton({
-  playing,
+  action,
   className,
-  onToggle,
+  send,
 }: {
-  playing: boolean;
+  action: PlayButtonAction;
   className: string;
-  onToggle: () => void;
+  send: (command: RadioCommand) => void;
 }) {
+  const { label, Icon, command } = PLAY_BUTTON[action];
   return (
-    <button type="button" className={className} aria-label={playing ? 'Pause' : 'Play'} onClick={onToggle}>
-      {playing ? <PauseIcon /> : <PlayIcon />}
+    <button type="button" className={className} aria-label={label} title={label} onClick={() => send(command)}>
+      <Icon />
     </button>
   );
 }
@@ -34,6 +46,20 @@ export function MuteButton({
       onClick={onToggle}
     >
       {muted ? <MutedIcon /> : <VolumeIcon />}
+    </button>
+  );
+}
+
+/** Beside "Reconnecting…": stops the retries (a pause: the element lets go, no error is shown). */
+export function StopRetryingButton({ className, send }: { className: string; send: (command: RadioCommand) => void }) {
+  return (
+    <button
+      type="button"
+      className={className}
+      aria-label={STOP_RETRYING_LABEL}
+      onClick={() => send({ type: 'pause' })}
+    >
+      {STOP_RETRYING}
     </button>
   );
 }

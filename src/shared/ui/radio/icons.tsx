@@ -28,3 +28,11 @@ export const MutedIcon = () => (
     <path d="m16 9.5 5 5M21 9.5l-5 5" />
   </svg>
 );
+
+/** "Retry now": a circular arrow. */
+export const RetryIcon = () => (
+  <svg {...base} fill="none" stroke="currentColor" strokeWidth={2.2} strokeLinecap="round" strokeLinejoin="round">
+    <path d="M19 12a7 7 0 1 1-2.05-4.95" />
+    <path d="M19 4.5V9h-4.5" />
+  </svg>
+);

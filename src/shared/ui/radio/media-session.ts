@@ -6,7 +6,7 @@
  */
 import { onAirTitle } from './now-playing.ts';
 import type { RadioController } from './radio-controller.ts';
-import { isListening } from './radio-player-logic.ts';
+import { playerStatus } from './radio-player-logic.ts';
 
 /** The site's icons in the sizes the web app manifest lists (public/manifest.webmanifest). */
 const ARTWORK: MediaImage[] = [
@@ -19,6 +19,7 @@ export function bindMediaSession(controller: RadioController): void {
   if (typeof navigator === 'undefined' || !('mediaSession' in navigator)) return;
   const session = navigator.mediaSession;
   const handlers: [MediaSessionAction, () => void][] = [
+    // While nothing is heard (buffering, reconnecting) the lock screen shows Play: it connects again at once.
     ['play', () => controller.send({ type: 'play' })],
     ['pause', () => controller.send({ type: 'pause' })],
     // A live stream has nothing to return to: stop is pause (which also lets go of the connection).
@@ -39,7 +40,8 @@ export function bindMediaSession(controller: RadioController): void {
       title = nextTitle;
       session.metadata = new MediaMetadata({ title, artist: controller.station, artwork: ARTWORK });
     }
-    session.playbackState = isListening(controller.getSnapshot()) ? 'playing' : 'paused';
+    // "playing" only while audio plays: never over the silence of connecting, buffering or reconnecting.
+    session.playbackState = playerStatus(controller.getSnapshot()) === 'playing' ? 'playing' : 'paused';
   };
   controller.subscribe(update);
   controller.nowPlaying.subscribe(update);

@@ -16,6 +16,7 @@ import {
   type RadioEvent,
   type RadioState,
 } from './radio-player-logic.ts';
+import { readVolume, writeVolume } from './volume-memory.ts';
 
 export interface RadioController {
   subscribe(listener: () => void): () => void;
@@ -85,9 +86,10 @@ function effectRunner(audio: HTMLAudioElement, urls: StreamUrls, dispatch: (even
 function listen(audio: HTMLAudioElement, dispatch: (event: RadioEvent) => void, session: () => number): void {
   const on: [string, () => void][] = [
     ['playing', () => dispatch({ type: 'playing' })],
-    ['waiting', () => dispatch({ type: 'waiting' })],
-    ['stalled', () => dispatch({ type: 'waiting' })],
-    ['timeupdate', () => dispatch({ type: 'progress' })],
+    // 'stalled' (no data for a while) is a wait too; the rules count one stall however many events it sends.
+    ['waiting', () => dispatch({ type: 'waiting', time: audio.currentTime })],
+    ['stalled', () => dispatch({ type: 'waiting', time: audio.currentTime })],
+    ['timeupdate', () => dispatch({ type: 'progress', time: audio.currentTime })],
     ['ended', () => dispatch({ type: 'ended' })],
     ['error', () => dispatch({ type: 'media-error' })],
     [
@@ -108,13 +110,18 @@ function listen(audio: HTMLAudioElement, dispatch: (event: RadioEvent) => void, 
   // The element can take many seconds to notice a lost network; the browser says so at once.
   window.addEventListener('offline', () => dispatch({ type: 'network-lost' }));
   window.addEventListener('online', () => dispatch({ type: 'network-back' }));
+  // Retries wait less while the page is shown (a reader is looking at "Reconnecting…").
+  const visibility = () => dispatch({ type: 'visibility', visible: document.visibilityState === 'visible' });
+  document.addEventListener('visibilitychange', visibility);
+  visibility();
 }
 
 export function createRadioController(
   audio: HTMLAudioElement,
   { urls, station }: RadioControllerOptions,
 ): RadioController {
-  let state = initialRadioState;
+  // The volume chosen on an earlier visit (the first render, before the player exists, showed the default).
+  let state: RadioState = { ...initialRadioState, volume: readVolume() ?? initialRadioState.volume };
   let releaseNowPlaying: (() => void) | null = null;
   const listeners = new Set<() => void>();
   const nowPlaying = createNowPlaying(urls.nowPlaying);
@@ -129,6 +136,7 @@ export function createRadioController(
     if (state === before) return;
     audio.volume = state.volume;
     audio.muted = state.muted;
+    if (state.volume !== before.volume) writeVolume(state.volume);
     follow(before, state);
     for (const listener of listeners) listener();
   }

@@ -3,10 +3,14 @@ import { DEFAULT_VOLUME, PLAY_FAILED, STREAM_UNAVAILABLE, streamUrls } from './c
 import { listenersText, onAirTitle, parseNowPlaying } from './now-playing.ts';
 import {
   initialRadioState,
+  playButtonAction,
+  playerStatus,
+  RECONNECT_GIVE_UP_MS,
   reconnectDelay,
   RETRY_MS,
   shownVolume,
   STALL_MS,
+  VISIBLE_RETRY_CAP_MS,
   transition,
   type RadioEvent,
   type RadioState,
@@ -27,6 +31,19 @@ function run(state: RadioState, ...events: RadioEvent[]) {
 }
 
 const playing = (): RadioState => run(initialRadioState, { type: 'play' }, { type: 'playing' }).state;
+
+/** Fails every retry from a broken stream; the waits scheduled, and the state after. */
+function failRetries(from: RadioState, times: number) {
+  let state = run(from, { type: 'ended' }).state;
+  const delays: number[] = [];
+  for (let i = 0; i < times && state.phase === 'reconnecting'; i++) {
+    state = run(state, { type: 'retry-due', session: state.session }).state;
+    const next = transition(state, { type: 'media-error' }, mid);
+    for (const e of next.effects) if (e.type === 'start-retry-timer') delays.push(e.delayMs);
+    state = next.state;
+  }
+  return { state, delays };
+}
 
 describe('radio: before the first play', () => {
   it('is stopped at volume 0.9, unmuted, with no error, and has asked for nothing', () => {
@@ -163,7 +180,7 @@ describe('radio: volume and mute', () => {
 });
 
 describe('radio: reconnect policy', () => {
-  it('waits 1, 2, 4, 8, 15 and then every 30 s, each ± 25 %', () => {
+  it('hidden: waits 1, 2, 4, 8, 15 and then every 30 s, each ± 25 %', () => {
     expect(RETRY_MS).toEqual([1_000, 2_000, 4_000, 8_000, 15_000, 30_000]);
     expect(reconnectDelay(0, () => 0)).toBe(750);
     expect(reconnectDelay(0, () => 0.5)).toBe(1_000);
@@ -172,25 +189,48 @@ describe('radio: reconnect policy', () => {
     expect(reconnectDelay(50, () => 0)).toBe(22_500);
   });
 
-  it('a live stream that ends says it is unavailable, retries after a wait, and is live again on playing', () => {
+  it('shown: the same steps capped at 10 s, still ± 25 %', () => {
+    expect(VISIBLE_RETRY_CAP_MS).toBe(10_000);
+    expect([0, 1, 2, 3, 4, 5, 50].map((n) => reconnectDelay(n, mid, true))).toEqual([
+      1_000, 2_000, 4_000, 8_000, 10_000, 10_000, 10_000,
+    ]);
+    expect(reconnectDelay(9, () => 0, true)).toBe(7_500);
+    expect(reconnectDelay(9, () => 0.999_999, true)).toBeCloseTo(12_500, 0);
+  });
+
+  it('a live stream that ends says "Reconnecting…" (not unavailable), retries after a wait, and is live again on playing', () => {
     const ended = transition(playing(), { type: 'ended' }, mid);
-    expect(ended.state).toMatchObject({ phase: 'reconnecting', attempt: 1, error: STREAM_UNAVAILABLE });
+    expect(ended.state).toMatchObject({ phase: 'reconnecting', attempt: 1, error: null, retryScheduled: true });
+    expect(playerStatus(ended.state)).toBe('reconnecting');
     expect(ended.effects).toEqual([
       { type: 'clear-timers' },
       { type: 'start-retry-timer', session: ended.state.session, delayMs: 1_000 },
     ]);
     const due = transition(ended.state, { type: 'retry-due', session: ended.state.session }, mid);
     expect(due.effects).toEqual([{ type: 'clear-timers' }, { type: 'connect', session: ended.state.session + 1 }]);
-    expect(due.state.phase).toBe('reconnecting');
+    expect(playerStatus(due.state)).toBe('reconnecting');
     const back = run(due.state, { type: 'playing' }).state;
     expect(back).toMatchObject({ phase: 'live', attempt: 0, error: null });
+    expect(playerStatus(back)).toBe('playing');
   });
 
   it('an error after the stream played reconnects rather than failing', () => {
-    expect(run(playing(), { type: 'media-error' }).state).toMatchObject({
-      phase: 'reconnecting',
-      error: STREAM_UNAVAILABLE,
-    });
+    const broken = run(playing(), { type: 'media-error' }).state;
+    expect(broken).toMatchObject({ phase: 'reconnecting', error: null });
+    expect(playerStatus(broken)).toBe('reconnecting');
+  });
+
+  it('events of the broken connection while a retry waits do not reschedule it', () => {
+    const ended = run(playing(), { type: 'ended' }).state;
+    for (const event of [
+      { type: 'media-error' },
+      { type: 'ended' },
+      { type: 'stall-timeout' },
+      { type: 'waiting', time: 5 },
+      { type: 'playing' },
+    ] as const) {
+      expect(transition(ended, event, mid)).toEqual({ state: ended, effects: [] });
+    }
   });
 
   it('a refused play during a retry is left to the element (no play-failed message)', () => {
@@ -198,20 +238,33 @@ describe('radio: reconnect policy', () => {
     const retry = run(due.state, { type: 'retry-due', session: due.state.session }).state;
     expect(
       transition(retry, { type: 'play-rejected', session: retry.session, mediaError: false }, mid).state.error,
-    ).toBe(STREAM_UNAVAILABLE);
+    ).toBeNull();
   });
 
-  it('never gives up while the reader wants to listen: the waits grow to 30 s and stay there', () => {
-    let state = run(playing(), { type: 'ended' }).state;
-    const delays: number[] = [];
-    for (let i = 0; i < 8; i++) {
-      state = run(state, { type: 'retry-due', session: state.session }).state;
-      const next = transition(state, { type: 'media-error' }, mid);
-      for (const e of next.effects) if (e.type === 'start-retry-timer') delays.push(e.delayMs);
-      state = next.state;
-    }
+  it('keeps trying with growing waits: to 10 s while shown, to 30 s while hidden', () => {
+    expect(failRetries(playing(), 8).delays).toEqual([2_000, 4_000, 8_000, 10_000, 10_000, 10_000, 10_000, 10_000]);
+    const hidden = run(playing(), { type: 'visibility', visible: false }).state;
+    const { state, delays } = failRetries(hidden, 8);
     expect(delays).toEqual([2_000, 4_000, 8_000, 15_000, 30_000, 30_000, 30_000, 30_000]);
-    expect(state).toMatchObject({ phase: 'reconnecting', error: STREAM_UNAVAILABLE });
+    expect(state).toMatchObject({ phase: 'reconnecting', error: null });
+  });
+
+  it("stops after trying for RECONNECT_GIVE_UP_MS and only then says 'Stream temporarily unavailable.'", () => {
+    const { state } = failRetries(playing(), 1_000);
+    expect(state).toMatchObject({ phase: 'stopped', error: STREAM_UNAVAILABLE, retryScheduled: false });
+    expect(playerStatus(state)).toBe('unavailable');
+    // Just before: still trying, nothing red.
+    const { state: before, delays } = failRetries(playing(), Math.floor(RECONNECT_GIVE_UP_MS / 10_000) - 2);
+    expect(before).toMatchObject({ phase: 'reconnecting', error: null });
+    expect(delays.reduce((a, b) => a + b, 1_000)).toBeLessThanOrEqual(RECONNECT_GIVE_UP_MS);
+    // A play tries again from the start.
+    expect(run(state, { type: 'play' }).state).toMatchObject({ phase: 'connecting', retryingForMs: 0, attempt: 0 });
+  });
+
+  it('playing again resets the give-up count', () => {
+    const { state } = failRetries(playing(), 20);
+    const back = run(state, { type: 'retry-due', session: state.session }, { type: 'playing' }).state;
+    expect(back).toMatchObject({ phase: 'live', retryingForMs: 0, attempt: 0 });
   });
 
   it('jitter spreads the listeners of a station that comes back', () => {
@@ -222,10 +275,67 @@ describe('radio: reconnect policy', () => {
   });
 });
 
+describe('radio: retry now', () => {
+  /** A player waiting out its 4th retry wait. */
+  const reconnecting = () => failRetries(playing(), 3).state;
+
+  it('while reconnecting the play button is "Retry now", and it connects at once', () => {
+    const waiting = reconnecting();
+    expect(playButtonAction(waiting)).toBe('retry');
+    const t = transition(waiting, { type: 'retry-now' }, mid);
+    expect(t.effects).toEqual([{ type: 'clear-timers' }, { type: 'connect', session: waiting.session + 1 }]);
+    expect(t.state).toMatchObject({ phase: 'reconnecting', retryScheduled: false });
+    // The old wait falling due later does nothing.
+    expect(transition(t.state, { type: 'retry-due', session: waiting.session }, mid).effects).toEqual([]);
+  });
+
+  it('the button plays when stopped and pauses while connecting or live; "Retry now" does nothing then', () => {
+    expect(playButtonAction(initialRadioState)).toBe('play');
+    const connecting = run(initialRadioState, { type: 'play' }).state;
+    expect(playButtonAction(connecting)).toBe('pause');
+    expect(playButtonAction(playing())).toBe('pause');
+    for (const state of [initialRadioState, connecting, playing()]) {
+      expect(transition(state, { type: 'retry-now' }, mid)).toEqual({ state, effects: [] });
+    }
+  });
+
+  it('Stop (a pause) beside "Reconnecting…" ends the retries with no error', () => {
+    const stopped = transition(reconnecting(), { type: 'pause' }, mid);
+    expect(stopped.effects).toEqual([{ type: 'clear-timers' }, { type: 'release' }]);
+    expect(playerStatus(stopped.state)).toBe('idle');
+    expect(stopped.state.error).toBeNull();
+  });
+
+  it('a play (the lock screen, a media key) while nothing is heard connects again at once', () => {
+    expect(transition(reconnecting(), { type: 'play' }, mid).effects).toContainEqual({
+      type: 'connect',
+      session: reconnecting().session + 1,
+    });
+    const stalled = run(playing(), { type: 'waiting', time: 3 }).state;
+    const t = transition(stalled, { type: 'play' }, mid);
+    expect(t.effects).toEqual([{ type: 'clear-timers' }, { type: 'connect', session: stalled.session + 1 }]);
+    expect(playerStatus(t.state)).toBe('reconnecting');
+    // A failure of that connect is a lost signal (keep trying), not a failed start.
+    expect(run(t.state, { type: 'media-error' }).state).toMatchObject({ phase: 'reconnecting', error: null });
+  });
+
+  it('a hidden page shown again while a retry waits tries at once; shown while live changes nothing', () => {
+    const hidden = run(playing(), { type: 'visibility', visible: false }, { type: 'ended' }).state;
+    const shown = transition(hidden, { type: 'visibility', visible: true }, mid);
+    expect(shown.effects).toEqual([{ type: 'clear-timers' }, { type: 'connect', session: hidden.session + 1 }]);
+    expect(shown.state.visible).toBe(true);
+    const live = run(playing(), { type: 'visibility', visible: false }).state;
+    expect(transition(live, { type: 'visibility', visible: true }, mid)).toEqual({
+      state: { ...live, visible: true },
+      effects: [],
+    });
+  });
+});
+
 describe('radio: a lost network', () => {
   it('losing the network says so at once and waits to retry; its return retries at once', () => {
     const lost = transition(playing(), { type: 'network-lost' }, mid);
-    expect(lost.state).toMatchObject({ phase: 'reconnecting', error: STREAM_UNAVAILABLE, attempt: 1 });
+    expect(lost.state).toMatchObject({ phase: 'reconnecting', error: null, attempt: 1 });
     expect(lost.effects).toEqual([
       { type: 'clear-timers' },
       { type: 'start-retry-timer', session: lost.state.session, delayMs: 1_000 },
@@ -258,26 +368,73 @@ describe('radio: a lost network', () => {
     const waiting = run(playing(), { type: 'ended' }).state;
     const paused = run(waiting, { type: 'pause' }).state;
     expect(transition(paused, { type: 'retry-due', session: waiting.session }, mid).effects).toEqual([]);
-    const again = run(waiting, { type: 'ended' }).state;
+    const again = run(waiting, { type: 'retry-due', session: waiting.session }, { type: 'media-error' }).state;
     expect(transition(again, { type: 'retry-due', session: waiting.session }, mid).effects).toEqual([]);
-  });
-
-  it('buffering starts a stall timer, progress clears it, and a stall reconnects', () => {
-    const live = playing();
-    expect(transition(live, { type: 'waiting' }, mid).effects).toEqual([
-      { type: 'start-stall-timer', delayMs: STALL_MS },
-    ]);
-    expect(transition(live, { type: 'progress' }, mid).effects).toEqual([{ type: 'clear-stall-timer' }]);
-    expect(run(live, { type: 'stall-timeout' }).state).toMatchObject({
-      phase: 'reconnecting',
-      error: STREAM_UNAVAILABLE,
-    });
   });
 
   it('a pause from outside (OS, headset) stops the player; one meant for an old session does not', () => {
     const live = playing();
     expect(run(live, { type: 'paused-externally', session: live.session }).state.phase).toBe('stopped');
     expect(run(live, { type: 'paused-externally', session: live.session - 1 }).state).toBe(live);
+  });
+});
+
+describe('radio: buffering and the stall watchdog', () => {
+  it('the first waiting while live shows "Buffering…" and starts the stall timer', () => {
+    const t = transition(playing(), { type: 'waiting', time: 12.5 }, mid);
+    expect(t.effects).toEqual([{ type: 'start-stall-timer', delayMs: STALL_MS }]);
+    expect(playerStatus(t.state)).toBe('buffering');
+  });
+
+  it('counts once per stall: more waiting or stalled events of the same stall leave the timer alone', () => {
+    const stalled = run(playing(), { type: 'waiting', time: 12.5 }).state;
+    for (const time of [12.5, 12.5, 12.5]) {
+      expect(transition(stalled, { type: 'waiting', time }, mid)).toEqual({ state: stalled, effects: [] });
+    }
+    // A timeupdate that does not move the time on (it comes with the stall) is no progress either.
+    expect(transition(stalled, { type: 'progress', time: 12.5 }, mid)).toEqual({ state: stalled, effects: [] });
+    expect(run(stalled, { type: 'stall-timeout' }).state).toMatchObject({ phase: 'reconnecting', error: null });
+  });
+
+  it('audio moving on, or playing, ends the stall; the next stall starts a new timer', () => {
+    const stalled = run(playing(), { type: 'waiting', time: 12.5 }).state;
+    const moved = transition(stalled, { type: 'progress', time: 12.75 }, mid);
+    expect(moved.effects).toEqual([{ type: 'clear-stall-timer' }]);
+    expect(playerStatus(moved.state)).toBe('playing');
+    const resumed = transition(stalled, { type: 'playing' }, mid);
+    expect(resumed.effects).toEqual([{ type: 'clear-stall-timer' }]);
+    expect(playerStatus(resumed.state)).toBe('playing');
+    expect(transition(moved.state, { type: 'waiting', time: 20 }, mid).effects).toEqual([
+      { type: 'start-stall-timer', delayMs: STALL_MS },
+    ]);
+  });
+
+  it('progress while nothing stalls changes nothing', () => {
+    const live = playing();
+    expect(transition(live, { type: 'progress', time: 3 }, mid)).toEqual({ state: live, effects: [] });
+  });
+
+  it('a first connect that hangs is caught by the same timer (status: connecting)', () => {
+    const connecting = run(initialRadioState, { type: 'play' }, { type: 'waiting', time: 0 }).state;
+    expect(playerStatus(connecting)).toBe('connecting');
+    expect(run(connecting, { type: 'stall-timeout' }).state.phase).toBe('reconnecting');
+  });
+});
+
+describe('radio: status', () => {
+  it('idle before the first play and after a pause; connecting; playing', () => {
+    expect(playerStatus(initialRadioState)).toBe('idle');
+    expect(playerStatus(run(initialRadioState, { type: 'play' }).state)).toBe('connecting');
+    expect(playerStatus(playing())).toBe('playing');
+    expect(playerStatus(run(playing(), { type: 'pause' }).state)).toBe('idle');
+  });
+
+  it("unavailable on the spec's error (a first connect that fails); not for a refused play", () => {
+    expect(playerStatus(run(initialRadioState, { type: 'play' }, { type: 'media-error' }).state)).toBe('unavailable');
+    const connecting = run(initialRadioState, { type: 'play' }).state;
+    const refused = run(connecting, { type: 'play-rejected', session: connecting.session, mediaError: false }).state;
+    expect(playerStatus(refused)).toBe('idle');
+    expect(refused.error).toBe(PLAY_FAILED);
   });
 });
 
