@@ -80,6 +80,7 @@ function buildApp(config: RunningConfig, logger: Logger, options: AppOptions, ma
     : undefined;
   const streams = createStreamService(config.stream, logger, {
     sendTimeouts,
+    recorderConnected: (port) => rewind.current.figures(port).connected,
     ...(metrics && { upstreamFailure: metrics.upstreamFailure }),
   });
   const app = createApp(config, {

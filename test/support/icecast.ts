@@ -101,6 +101,8 @@ export interface MountOptions {
 }
 
 export interface IcecastOptions {
+  /** Listen on this port (a station restarted where it was); a free one by default. */
+  port?: number;
   /** <limits><clients>: listeners plus sources plus status requests. */
   clients?: number;
   burstSize?: number;
@@ -180,7 +182,7 @@ export async function startIcecast(options: IcecastOptions = {}): Promise<Icecas
 }
 
 async function startIcecastOnce(options: IcecastOptions): Promise<Icecast> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const dir = mkdtempSync(join(tmpdir(), 'icecast-test-'));
   chmodSync(dir, 0o755);
   const logdir = join(dir, 'log');

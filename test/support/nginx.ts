@@ -42,6 +42,8 @@ export interface SiteOptions {
   acmeRoot: string;
   /** Folder for the page cache (`proxy_cache_path`). */
   cacheDir: string;
+  /** The rewind window's folder (REWIND_DIR), served from disk (the alias of `location ^~ /api/rewind/`). */
+  rewindDir: string;
   /** Directives added at the top of the plain-HTTP server block (the benchmark's static locations). */
   serverExtra?: string;
 }
@@ -87,6 +89,12 @@ export function siteConfig(source: string, options: SiteOptions): string {
     'a root in the ACME challenge location',
   );
   site = swap(site, /^(\s*proxy_cache_path\s+)\S+/m, `$1${options.cacheDir}`, 'proxy_cache_path');
+  site = swap(
+    site,
+    /(location \^~ \/api\/rewind\/ \{[\s\S]*?\n\s*alias )\S+;/,
+    `$1${options.rewindDir.replace(/\/?$/, '/')};`,
+    'an alias in the rewind location',
+  );
   if (options.serverExtra) {
     site = swap(site, /^server\s*\{\s*$/m, `server {\n${options.serverExtra}\n`, 'a server block');
   }
@@ -199,6 +207,8 @@ export interface StartNginxOptions extends LaunchOptions {
   serverExtra?: string;
   /** Edits deploy/nginx.conf before the ports are swapped (a test that breaks the config on purpose). */
   edit?: (source: string) => string;
+  /** REWIND_DIR of the apps behind it (default: an empty folder in nginx's temporary one). */
+  rewindDir?: string;
 }
 
 /** deploy/nginx.conf in front of the given app ports, on free ports, with a fresh self-signed certificate. */
@@ -227,6 +237,7 @@ async function prepareDeploySite(options: StartNginxOptions) {
     keyFile: certificate.keyFile,
     acmeRoot,
     cacheDir: join(dir, 'cache'),
+    rewindDir: options.rewindDir ?? join(dir, 'rewind'),
     ...(options.serverExtra !== undefined && { serverExtra: options.serverExtra }),
   });
   const deploy = { httpsUrl: `https://127.0.0.1:${tlsPort}`, tlsPort, certificate, acmeRoot };

@@ -48,6 +48,7 @@ export interface Rewind {
 
 const IDLE: RecorderFigures = {
   recording: false,
+  connected: false,
   windowSeconds: 0,
   bytesOnDisk: 0,
   segmentsWritten: 0,

@@ -45,9 +45,11 @@ export interface RecorderDeps {
   now?: () => number;
 }
 
-/** A mount's recording as the metrics read it. */
+/** A mount's recording as the metrics (and the now-playing listener count) read it. */
 export interface RecorderFigures {
   readonly recording: boolean;
+  /** Holds a connection to the mount that the station counts as a listener. */
+  readonly connected: boolean;
   readonly windowSeconds: number;
   readonly bytesOnDisk: number;
   readonly segmentsWritten: number;
@@ -91,10 +93,15 @@ class MountRecorder implements Recorder {
   private trimmer: NodeJS.Timeout | undefined;
   private unfollow: () => void = () => {};
   private lastProblem = '';
+  private streaming = false;
   private readonly now: () => number;
 
   constructor(private readonly deps: RecorderDeps) {
     this.now = deps.now ?? Date.now;
+  }
+
+  get connected(): boolean {
+    return this.streaming;
   }
 
   get recording(): boolean {
@@ -165,6 +172,7 @@ class MountRecorder implements Recorder {
     request.on('close', () => {
       if (this.request !== request) return;
       this.request = null;
+      this.streaming = false;
       this.endTake();
       if (this.stopped) return;
       this.restarts += 1;
@@ -186,6 +194,7 @@ class MountRecorder implements Recorder {
     this.lastProblem = '';
     // Icecast drops a source silent for 10 s: a longer silence here is a lost connection.
     res.socket.setTimeout(this.deps.settings.idleTimeoutMs, () => res.destroy());
+    this.streaming = true;
     const reader = createFrameReader();
     res.on('data', (chunk: Buffer) => this.onFrames(reader.push(chunk)));
   }

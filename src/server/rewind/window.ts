@@ -71,7 +71,7 @@ export function renderPlaylist(state: WindowState, targetS: number): string {
   for (const segment of state.segments) {
     if (segment.gapBefore) lines.push('#EXT-X-DISCONTINUITY');
     lines.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(segment.start).toISOString()}`);
-    lines.push(`#EXTINF:${segment.seconds.toFixed(3)},`);
+    lines.push(`#EXTINF:${segment.seconds.toFixed(6)},`);
     lines.push(segment.name);
   }
   return `${lines.join('\n')}\n`;

@@ -65,6 +65,8 @@ export interface StreamParts {
   sendTimeouts: SendTimeouts;
   /** A request to the upstream found it failing: 502, 503 or 504 (upstream.ts). */
   upstreamFailure?(status: number): void;
+  /** Whether this process's rewind recorder holds a connection to the port's mount (Icecast counts it). */
+  recorderConnected?(port: number): boolean;
 }
 
 export function createStreamService(config: StreamConfig, logger: Logger, parts: StreamParts): StreamService {
@@ -78,7 +80,11 @@ export function createStreamService(config: StreamConfig, logger: Logger, parts:
   };
   const status = createIcecastStatus(config, health);
   const proxy = createStreamProxy(config, { logger, health, status, sendTimeouts: parts.sendTimeouts });
-  const local = (port: number) => ({ relaying: proxy.relaying(port), count: proxy.listeners(port) });
+  const local = (port: number) => ({
+    relaying: proxy.relaying(port),
+    count: proxy.listeners(port),
+    recording: parts.recorderConnected?.(port) ?? false,
+  });
   const nowPlaying = createNowPlayingHandler(config, status, local);
   const eventsLog = logger.child({ component: 'now-playing-events' });
   const reader = createNowPlayingReader(status, local);

@@ -8,16 +8,23 @@ import type { StreamConfig } from './config.ts';
 import type { IcecastStatus, NowPlaying } from './icecast-status.ts';
 import { requestedPort } from './port-param.ts';
 
-/** This process's own listeners of a port, and whether it relays the mount (then Icecast counts it as one). */
-export type LocalListeners = (port: number) => { relaying: boolean; count: number };
+/**
+ * This process's own listeners of a port, whether it relays the mount (then Icecast counts it as
+ * one), and whether it records it (the rewind recorder's connection, one more; absent: not).
+ */
+export type LocalListeners = (port: number) => { relaying: boolean; count: number; recording?: boolean };
 
 /**
- * Icecast counts each process that relays the mount as one listener: the count a reader sees
- * replaces our one connection by the listeners we serve through it.
+ * Icecast counts each process that relays the mount as one listener, and its rewind recorder as
+ * another: the count a reader sees replaces our connections by the listeners we serve through them.
  */
-export function withLocalListeners(nowPlaying: NowPlaying, local: { relaying: boolean; count: number }): NowPlaying {
-  if (nowPlaying.listeners === null || !local.relaying) return nowPlaying;
-  return { ...nowPlaying, listeners: Math.max(0, nowPlaying.listeners - 1) + local.count };
+export function withLocalListeners(
+  nowPlaying: NowPlaying,
+  local: { relaying: boolean; count: number; recording?: boolean },
+): NowPlaying {
+  const own = (local.relaying ? 1 : 0) + (local.recording ? 1 : 0);
+  if (nowPlaying.listeners === null || own === 0) return nowPlaying;
+  return { ...nowPlaying, listeners: Math.max(0, nowPlaying.listeners - own) + local.count };
 }
 
 /** Answers GET or HEAD /api/now-playing?port=N; a failure to read the status goes to `onError`. */
