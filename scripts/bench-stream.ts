@@ -16,6 +16,10 @@
  * instead ('none' for Node's defaults); "nginx" is proxy_pass with
  * proxy_buffering off and one worker (like the one Node process).
  *
+ * Then (--window 1000, 0 skips) that many listeners of the rewind window through the shipped nginx,
+ * with nginx's and the app's CPU and the requests that reached the app, beside the same number of
+ * live listeners through the app (perf/window-listeners.ts).
+ *
  * Also (before the listeners): title-change latency through Icecast's status page and through ICY
  * metadata (bench-title-latency.ts, --title-reps 8), and the now-playing push (bench-push.ts, --push 10000
  * clients, --push-changes 3, each against a floor peer measured in the same run).
@@ -35,6 +39,7 @@ import { startNginxSite } from '../test/support/nginx.ts';
 import { benchPush, type Delivery, type PushResult } from './bench-push.ts';
 import { benchTitleLatency, type TitleLatency } from './bench-title-latency.ts';
 import { sleep } from '../test/support/wait.ts';
+import { benchWindow, describeWindow } from './perf/window-listeners.ts';
 import {
   type Cleanup,
   childPids,
@@ -65,6 +70,8 @@ const { values: args } = parseArgs({
     'push-changes': { type: 'string', default: '3' },
     /** Title changes timed through Icecast's status page and ICY metadata (bench-title-latency.ts); 0 skips. */
     'title-reps': { type: 'string', default: '8' },
+    /** Rewind window listeners through the shipped nginx (perf/window-listeners.ts); 0 skips. */
+    window: { type: 'string', default: '1000' },
   },
 });
 
@@ -457,6 +464,20 @@ async function runListeners(ice: Icecast, servers: Server[], settings: ReturnTyp
   return counts.flatMap((_, i) => servers.map((server) => runs.get(server.name)![i]!));
 }
 
+/** The rewind window's listeners through nginx, printed beside as many live listeners through the app. */
+async function runWindow(cleanup: Cleanup, ice: Icecast, rows: RunResult[], seconds: number): Promise<void> {
+  const count = Number(args.window);
+  if (!(count > 0)) return;
+  const window = await benchWindow(cleanup, ice, count, seconds);
+  console.log(`\n${describeWindow(window, seconds)}`);
+  const live = rows.find((r) => r.server === 'proxy' && r.count === count);
+  console.log(
+    live
+      ? `  live: ${count} listeners through the app (/api/stream): app CPU ${live.cpuPct.toFixed(1)}%, RSS ${live.rssPerListenerKiB.toFixed(1)} KiB per listener`
+      : `  live: no run of ${count} listeners through the app (--counts), nothing to print beside it`,
+  );
+}
+
 async function bench(cleanup: Cleanup): Promise<void> {
   const settings = runSettings();
   const { counts, seconds, rampS, kbps, bytesPerSecond } = settings;
@@ -477,6 +498,7 @@ async function bench(cleanup: Cleanup): Promise<void> {
   await runRadioParts(ice, bytesPerSecond);
   const rows = await runListeners(ice, servers, settings);
   if (rows.length > 0) printRuns(rows, variant);
+  await runWindow(cleanup, ice, rows, seconds);
   console.log(
     `\nreal-time rate: ${bytesPerSecond} B/s; each listener also gets Icecast's ~64 KiB burst first. Target: RSS per listener at most 2x nginx's. Load average at the end ${loadAverage()}`,
   );
