@@ -92,6 +92,16 @@ async function statusSeenAt(page: Page, status: string, since = 0): Promise<numb
   return (await timeline(page)).statuses.find((s) => s.status === status && s.at >= since)?.at;
 }
 
+/** Dispatches 'stalled' on the audio element every 500 ms, as a stalling connection may keep saying; returns the stop. */
+async function keepStalling(page: Page): Promise<() => Promise<void>> {
+  await page.evaluate(() => {
+    const audio = document.querySelector('audio')!;
+    const timer = setInterval(() => audio.dispatchEvent(new Event('stalled')), 500);
+    Object.assign(window, { __stopStalling: () => clearInterval(timer) });
+  });
+  return () => page.evaluate(() => (window as unknown as { __stopStalling: () => void }).__stopStalling());
+}
+
 /** A page loaded through the proxy, playing from /radio, then reading /terms with the bar. */
 async function listeningThroughProxy(): Promise<Page> {
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -134,15 +144,10 @@ describe('an outage without an offline event: the proxy resets, then refuses, ev
     expect(bufferingAt - lastAdvance).toBeLessThan(1_000); // the window the issue names
     expect(await lockScreen(page)).toBe('paused');
 
-    // A stalling connection keeps saying so ('stalled' again and again): the one stall timer still runs out.
-    const nagging = page.evaluate(() => {
-      const audio = document.querySelector('audio')!;
-      const timer = setInterval(() => audio.dispatchEvent(new Event('stalled')), 500);
-      Object.assign(window, { __stopNagging: () => clearInterval(timer) });
-    });
-    await nagging;
+    // A stalling connection may keep saying so ('stalled' again and again): the one stall timer still runs out.
+    const stopStalling = await keepStalling(page);
     await expect.poll(() => barStatusLine(page), { interval: 100 }).toBe('Reconnecting…');
-    await page.evaluate(() => (window as unknown as { __stopNagging: () => void }).__stopNagging());
+    await stopStalling();
     console.log(
       `"Reconnecting…" ${((await statusSeenAt(page, 'reconnecting'))! - bufferingAt).toFixed(0)} ms after "Buffering…"`,
     );
@@ -214,6 +219,30 @@ describe('an outage without an offline event: the proxy resets, then refuses, ev
     );
     await bar(page).getByRole('button', { name: 'Pause', exact: true }).click();
   }, 200_000);
+});
+
+describe('a connection that goes silent (open, no byte passes, no reset)', () => {
+  it('"Buffering…", then "Reconnecting…" after one stall timer however often the element says it stalled; back by itself', async () => {
+    const page = await listeningThroughProxy();
+    await proxy.setMode('hold');
+    await expect.poll(() => barStatusLine(page), { interval: 50 }).toBe('Buffering…');
+    const bufferingAt = (await statusSeenAt(page, 'buffering'))!;
+    expect(await lockScreen(page)).toBe('paused');
+    // The browser does not end such a connection by itself: only the player's stall timer does. Were every
+    // 'stalled' to restart it, it would never run out.
+    const stopStalling = await keepStalling(page);
+    await expect.poll(() => barStatusLine(page), { interval: 100 }).toBe('Reconnecting…');
+    await stopStalling();
+    console.log(
+      `silent connection: "Reconnecting…" ${((await statusSeenAt(page, 'reconnecting'))! - bufferingAt).toFixed(0)} ms after "Buffering…"`,
+    );
+    const backAt = performance.now();
+    await proxy.setMode('pass');
+    const recovery = await untilAudioBack(page, backAt);
+    console.log(`silent connection: audio back ${(recovery / 1000).toFixed(1)} s after bytes passed again`);
+    await expect.poll(() => bar(page).getAttribute('data-status')).toBe('playing');
+    await bar(page).getByRole('button', { name: 'Pause', exact: true }).click();
+  }, 120_000);
 });
 
 describe('a connection reset for 10 s while playing live', () => {

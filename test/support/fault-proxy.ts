@@ -1,12 +1,14 @@
 /**
  * A TCP proxy on 127.0.0.1 in front of a server, for outages the browser does not announce (no
  * `offline` event): it passes connections through, resets them (TCP RST, as a dropped NAT entry or a
- * restarting load balancer does), or refuses them (nothing listens: the server is down). Switching
- * to `reset` or `refuse` resets every connection open at that moment.
+ * restarting load balancer does), refuses them (nothing listens: the server is down), or holds them
+ * (open, but no byte passes: packets dropped, Wi-Fi up with no internet). Switching to `reset` or
+ * `refuse` resets every connection open at that moment; switching to `hold` stops what they carry,
+ * and leaving `hold` resets the connections it held.
  */
 import { createServer, type Server, type Socket, connect } from 'node:net';
 
-export type FaultMode = 'pass' | 'reset' | 'refuse';
+export type FaultMode = 'pass' | 'reset' | 'refuse' | 'hold';
 
 export interface FaultProxy {
   /** http://127.0.0.1:<port>: load the page from here, so every request of the page goes through. */
@@ -37,6 +39,12 @@ export async function startFaultProxy(targetPort: number): Promise<FaultProxy> {
 
   const server = createServer((client) => {
     accepted += 1;
+    if (current === 'hold') {
+      open.add(client);
+      client.on('error', () => open.delete(client)).on('close', () => open.delete(client));
+      client.pause();
+      return;
+    }
     if (current !== 'pass') {
       client.resetAndDestroy();
       return;
@@ -57,6 +65,14 @@ export async function startFaultProxy(targetPort: number): Promise<FaultProxy> {
   });
   const port = await listen(server, 0);
 
+  /** Nothing passes any more: the pipes are cut and nothing is read, so the ends only see silence. */
+  const holdOpen = () => {
+    for (const socket of open) {
+      socket.unpipe();
+      socket.pause();
+    }
+  };
+
   const resetOpen = () => {
     for (const socket of open) socket.resetAndDestroy();
     open.clear();
@@ -70,8 +86,10 @@ export async function startFaultProxy(targetPort: number): Promise<FaultProxy> {
     async setMode(mode) {
       if (mode === current) return;
       const wasListening = current !== 'refuse';
+      const wasHolding = current === 'hold';
       current = mode;
-      if (mode !== 'pass') resetOpen();
+      if (mode === 'hold') holdOpen();
+      else if (mode !== 'pass' || wasHolding) resetOpen();
       if (mode === 'refuse' && wasListening) await new Promise<void>((resolve) => server.close(() => resolve()));
       // The same port again: the page's origin stays the same.
       if (mode !== 'refuse' && !wasListening) await listen(server, port);
