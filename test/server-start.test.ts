@@ -5,7 +5,7 @@
  * left listening).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +24,7 @@ function run(env: Record<string, string>): Promise<Run> {
   requireBuild();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, shippedServerArgs(), {
-      env: { PATH: process.env.PATH, NODE_ENV: 'production', HOST: '127.0.0.1', ...env },
+      env: { PATH: process.env.PATH, NODE_ENV: 'production', HOST: '127.0.0.1', REWIND_DIR: rewind, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -72,9 +72,12 @@ function demoStationPort(stdout: string[]): number {
 
 const holders: Server[] = [];
 const empty = mkdtempSync(join(tmpdir(), 'news-no-build-'));
+/** The rewind window's folder (rewind is on, as shipped), not the working folder. */
+const rewind = mkdtempSync(join(tmpdir(), 'news-start-rewind-'));
 afterAll(() => {
   for (const server of holders) server.close();
   rmSync(empty, { recursive: true, force: true });
+  rmSync(rewind, { recursive: true, force: true });
 });
 
 describe('the server process', () => {
@@ -94,6 +97,22 @@ describe('the server process', () => {
     expect(code).toBe(1);
     expect(await free(port)).toBe(true);
     expect(await free(metricsPort)).toBe(true);
+  });
+
+  it('with a REWIND_DIR it cannot write: one line names it, exit 1, the demo station stopped', async () => {
+    const port = await freePort();
+    // Under a file: no folder can be made there (ENOTDIR), whoever runs the test (root included).
+    const file = join(rewind, 'a-file');
+    writeFileSync(file, '');
+    const dir = join(file, 'rewind');
+    const { code, stdout, stderr } = await run({ PORT: String(port), REWIND_DIR: dir });
+    expect(stderr).toHaveLength(1);
+    expect(stderr[0]).toContain(
+      `cannot start rewind recorder: REWIND_DIR ${dir} is not a folder this process can write (`,
+    );
+    expect(code).toBe(1);
+    expect(await free(port)).toBe(true);
+    expect(await free(demoStationPort(stdout))).toBe(true);
   });
 
   it('with its port in use: one line names PORT, exit 1, the demo station stopped', async () => {

@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseRewindWindow } from '../../shared/rewind.ts';
 import { frameHeaderAt } from '../audio/mp3-frames.ts';
 import { DEMO_LOOP_FILE, startDemoStation } from '../demo-station/station.ts';
+import { id3Length, ptsOf } from './id3-timestamp.ts';
 import { type FollowTitle, type Recorder, type RecorderSettings, startRecorder } from './recorder.ts';
 import { parsePlaylist } from './window.ts';
 import { openWindowStore } from './window-store.ts';
@@ -72,8 +73,13 @@ describe('the recorder', () => {
     const { segments } = playlist();
     for (const [i, segment] of segments.entries()) {
       const bytes = readFileSync(join(dir, segment.name));
-      // Whole frames only: each frame's header says where the next starts, and the last ends the file.
-      let at = 0;
+      // The timestamp tag (RFC 8216 3.4) first: the segment's start as a 90 kHz MPEG-2 time.
+      const tag = id3Length(bytes);
+      expect(tag).toBeGreaterThan(0);
+      expect(bytes.subarray(20, 20 + 45).toString('latin1')).toBe('com.apple.streaming.transportStreamTimestamp\0');
+      expect(Number(bytes.readBigUInt64BE(tag - 8))).toBe(ptsOf(segment.start));
+      // Then whole frames only: each frame's header says where the next starts, and the last ends the file.
+      let at = tag;
       let seconds = 0;
       while (at < bytes.length) {
         const header = frameHeaderAt(bytes, at);

@@ -11,12 +11,14 @@
  *   the first after an app restart or after recording resumes above the free-space floor.
  * - Disk: before each segment the file system's free space is read; below `minFreeBytes` nothing
  *   is written (one log line, `recording` false in window.json and the metrics) until it is back.
+ * - Each segment starts with its timestamp as RFC 8216 asks of packed audio (id3-timestamp.ts).
  * - Only MPEG audio is recorded (the Content-Type the station sends), as only it can be cut here.
  * All writes of a mount go one after another (a queue), so the files always agree.
  */
 import { get, type ClientRequest, type IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import { createFrameReader, type Frame } from './frame-reader.ts';
+import { timestampTag } from './id3-timestamp.ts';
 import { bytesOf, markTitle, nextSequence, segmentName, trim, type WindowState, windowEnd } from './window.ts';
 import type { WindowStore } from './window-store.ts';
 
@@ -255,12 +257,14 @@ class MountRecorder implements Recorder {
       this.belowFloor = false;
     }
     const end = windowEnd(this.state);
-    const start = end === null ? startMs : Math.max(startMs, end);
+    // Whole milliseconds: the playlist's date, the name and the timestamp tag say the same time.
+    const start = Math.round(end === null ? startMs : Math.max(startMs, end));
     const name = segmentName(start, nextSequence(this.state));
-    await store.writeSegment(name, bytes);
+    const file = Buffer.concat([timestampTag(start), bytes]);
+    await store.writeSegment(name, file);
     const gapBefore = this.gapPending && this.state.segments.length > 0;
     if (gapBefore) this.gaps += 1;
-    this.state.segments.push({ name, start, seconds, bytes: bytes.length, gapBefore });
+    this.state.segments.push({ name, start, seconds, bytes: file.length, gapBefore });
     this.gapPending = false;
     this.segmentsWritten += 1;
     await this.trimAndPublish(true);
