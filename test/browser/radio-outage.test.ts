@@ -10,7 +10,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RETRY_DUE_ATTRIBUTE } from '../../src/shared/ui/radio/constants.ts';
-import { VISIBLE_RETRY_CAP_MS } from '../../src/shared/ui/radio/radio-player-logic.ts';
+import { VISIBLE_RETRY_MAX_MS } from '../../src/shared/ui/radio/radio-player-logic.ts';
 import { useAppAndBrowser } from '../support/app-and-browser.ts';
 import { axeFindings, describeFindings, seriousOrCritical } from '../support/axe.ts';
 import { blockThirdParties } from '../support/browser.ts';
@@ -131,7 +131,7 @@ async function untilAudioBack(page: Page, from: number): Promise<number> {
 }
 
 describe('an outage without an offline event: the proxy resets, then refuses, every connection', () => {
-  it('the bar says "Buffering…" as the audio stops and "Reconnecting…" once retrying; waits stay near 10 s while shown; back soon after the proxy lets connections through', async () => {
+  it('the bar says "Buffering…" as the audio stops and "Reconnecting…" once retrying; no wait longer than 10 s while shown; back soon after the proxy lets connections through', async () => {
     const page = await listeningThroughProxy();
     const outageAt = performance.now();
     await proxy.setMode('refuse');
@@ -155,16 +155,17 @@ describe('an outage without an offline event: the proxy resets, then refuses, ev
     expect(await bar(page).locator('.player-bar__error').innerText()).toBe('');
     expect(await bar(page).getByRole('button', { name: 'Retry now', exact: true }).count()).toBe(1);
     expect(await bar(page).getByRole('button', { name: 'Stop reconnecting', exact: true }).count()).toBe(1);
-    expect(await bar(page).getByRole('status').innerText()).toBe('Reconnecting…');
+    // Announced politely once it has lasted a moment (a blip of buffering is shown, not read out).
+    await expect.poll(() => bar(page).getByRole('status').innerText()).toBe('Reconnecting…');
     expect(await lockScreen(page)).toBe('paused');
     expect(describeFindings(await axeFindings(page, { within: '.player-bar', keep: seriousOrCritical }))).toEqual([]);
 
-    // Past the backoff's 15 s step: every wait while the page is shown stays near 10 s.
+    // Past the backoff's 15 s step: no wait while the page is shown is longer than 10 s.
     await until('six retries scheduled', async () => (await timeline(page)).retries.length >= 6, 90_000);
     const waits = (await timeline(page)).retries.map((r) => ({ ms: r.due - r.at, visible: r.visible }));
     console.log(`waits between retries: ${waits.map((w) => (w.ms / 1000).toFixed(1)).join(', ')} s`);
     expect(waits.every((w) => w.visible)).toBe(true);
-    expect(Math.max(...waits.map((w) => w.ms))).toBeLessThanOrEqual(VISIBLE_RETRY_CAP_MS * 1.25);
+    expect(Math.max(...waits.map((w) => w.ms))).toBeLessThanOrEqual(VISIBLE_RETRY_MAX_MS);
 
     const backAt = performance.now();
     await proxy.setMode('pass');
@@ -194,7 +195,9 @@ describe('an outage without an offline event: the proxy resets, then refuses, ev
     const due = Number(await page.locator('audio').getAttribute(RETRY_DUE_ATTRIBUTE));
     const request = page.waitForRequest((req) => new URL(req.url()).pathname === '/api/stream');
     const clickedAt = Date.now();
-    await bar(page).getByRole('button', { name: 'Retry now', exact: true }).click();
+    // By keyboard, as any control of the bar.
+    await bar(page).getByRole('button', { name: 'Retry now', exact: true }).focus();
+    await page.keyboard.press('Enter');
     await request;
     const requestedAt = Date.now();
     console.log(

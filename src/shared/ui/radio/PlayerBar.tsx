@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { useNavigation } from '../navigation.tsx';
 import { PrefetchLink } from '../PrefetchLink.tsx';
 import { BUFFERING, RECONNECTING, STATUS_TEXT } from './constants.ts';
@@ -10,6 +11,21 @@ import { useNowPlaying, useRadioState } from './useRadioPlayer.ts';
 
 /** What a screen reader hears, politely: a wait and a lost signal, once each; nothing while all is well. */
 const ANNOUNCED: Partial<Record<PlayerStatus, string>> = { buffering: BUFFERING, reconnecting: RECONNECTING };
+/** A status is announced once it has lasted this long: a blip of buffering shows, but is not read out. */
+const ANNOUNCE_AFTER_MS = 1_000;
+
+function useSettledAnnouncement(text: string): string {
+  const [said, setSaid] = useState('');
+  useEffect(() => {
+    if (!text) {
+      setSaid('');
+      return;
+    }
+    const timer = setTimeout(() => setSaid(text), ANNOUNCE_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [text]);
+  return said;
+}
 
 /**
  * The compact player on every page from the first play: play/pause ("Retry now"
@@ -26,6 +42,7 @@ export function PlayerBar({ controller }: { controller: RadioController }) {
   const onRadioPage = useNavigation().location.pathname === '/radio';
   const status = playerStatus(state);
   const { send } = controller;
+  const announcement = useSettledAnnouncement(ANNOUNCED[status] ?? '');
   const statusText = status === 'playing' || status === 'idle' ? controller.station : STATUS_TEXT[status];
 
   return (
@@ -48,7 +65,7 @@ export function PlayerBar({ controller }: { controller: RadioController }) {
             {state.error ? null : <ScrollingTitle className="player-bar__title">{title}</ScrollingTitle>}
           </div>
           <p className="visually-hidden" role={onRadioPage ? undefined : 'status'}>
-            {ANNOUNCED[status] ?? ''}
+            {announcement}
           </p>
           <PrefetchLink to="/radio" className="player-bar__link">
             Radio<span className="player-bar__link-more"> page</span>

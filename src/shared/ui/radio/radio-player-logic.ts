@@ -11,7 +11,7 @@
  * (network gone, connection reset, station restarting), the player says
  * "Reconnecting…" at once and tries again by itself: waits that grow with
  * jitter (a station coming back to thousands of listeners gets no storm),
- * capped near 10 s while the tab is visible, so a reader looking at it hears
+ * never longer than 10 s while the tab is visible, so a reader looking at it hears
  * the station within seconds of its return. "Retry now" (the play button
  * then), the network coming back ('online') and the tab being shown again try
  * at once. A pause stops the retries. After RECONNECT_GIVE_UP_MS of failed
@@ -117,21 +117,23 @@ export interface Transition {
 
 /** Waits between reconnect attempts after the stream breaks; the last one repeats while the player keeps trying. */
 export const RETRY_MS = [1_000, 2_000, 4_000, 8_000, 15_000, 30_000] as const;
-/** While the page is shown, no step waits longer than this (before jitter): the reader hears the station soon after it is back. */
-export const VISIBLE_RETRY_CAP_MS = 10_000;
+/** While the page is shown, no wait is longer than this (jitter included): the reader hears the station soon after it is back. */
+export const VISIBLE_RETRY_MAX_MS = 10_000;
+/** Each wait is its step ± this share, so a station restart's listeners spread out. */
+const JITTER = 0.25;
 /** Failed tries for this long (the sum of the waits) and the player stops: 'Stream temporarily unavailable.'. */
 export const RECONNECT_GIVE_UP_MS = 10 * 60_000;
 /** Buffering this long while listening means the stream stalled: reconnect. Counted once per stall. */
 export const STALL_MS = 6_000;
 
 /**
- * The wait before reconnect attempt `attempt` (0-based): the backoff step (capped at VISIBLE_RETRY_CAP_MS while the
- * page is shown) ±25 %, so a station restart's listeners spread out.
+ * The wait before reconnect attempt `attempt` (0-based): the backoff step ±25 %. While the page is shown the
+ * step stops growing at 8 s, so no wait is longer than VISIBLE_RETRY_MAX_MS.
  */
 export function reconnectDelay(attempt: number, random: () => number, visible = false): number {
   const step = RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]!;
-  const base = visible ? Math.min(step, VISIBLE_RETRY_CAP_MS) : step;
-  return base * (0.75 + random() * 0.5);
+  const base = visible ? Math.min(step, VISIBLE_RETRY_MAX_MS / (1 + JITTER)) : step;
+  return base * (1 - JITTER + random() * 2 * JITTER);
 }
 
 export const isListening = (state: RadioState): boolean => state.phase !== 'stopped';
