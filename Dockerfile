@@ -30,6 +30,9 @@ WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json ./package.json
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
+# The rewind window (REWIND_DIR, var/rewind by default): a folder the app can write. Mount a volume
+# there to keep the window across containers (deploy/README.md "Rewind").
+RUN mkdir -p /app/var/rewind && chown -R node:node /app/var
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
