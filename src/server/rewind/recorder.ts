@@ -257,8 +257,9 @@ class MountRecorder implements Recorder {
       this.belowFloor = false;
     }
     const end = windowEnd(this.state);
-    // Whole milliseconds: the playlist's date, the name and the timestamp tag say the same time.
-    const start = Math.round(end === null ? startMs : Math.max(startMs, end));
+    // Not rounded: the timestamp tags of segments that follow each other continue exactly (the
+    // playlist's date and the name say the same time to the millisecond).
+    const start = end === null ? startMs : Math.max(startMs, end);
     const name = segmentName(start, nextSequence(this.state));
     const file = Buffer.concat([timestampTag(start), bytes]);
     await store.writeSegment(name, file);
