@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ANSWERED_BY, type AnsweredBy } from './front-door.ts';
-import { createMetrics } from './metrics.ts';
+import { createMetrics, type MetricSources } from './metrics.ts';
 
 const NAME = 'http_request_duration_seconds';
 /** Answers by lane and age in ms; the clock is held still, so 5 ms is exactly a bucket's bound. */
@@ -26,17 +26,28 @@ async function familyText(registry: Registry): Promise<string[]> {
 
 const IDLE_REWIND = { recording: false, windowSeconds: 0, bytesOnDisk: 0, segmentsWritten: 0, gaps: 0, restarts: 0 };
 
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const emptyMetrics = (sources: Partial<MetricSources> = {}) =>
+  createMetrics({
+    streamPorts: [],
+    listenersAt: () => 0,
+    droppedLogLines: () => 0,
+    listening: () => ({ seconds: () => 0, sessions: () => 0, peak: () => 0 }),
+    pushClients: () => 0,
+    pushRefusals: () => ({}),
+    caps: { listeners: 1, pushClients: 1 },
+    rewind: () => IDLE_REWIND,
+    ...sources,
+  });
+
 describe('the rewind metrics', () => {
   it("read each port's recording at scrape time, every port's series there from the start", async () => {
     const figures = new Map([[8000, { ...IDLE_REWIND }]]);
-    const metrics = createMetrics({
+    const metrics = emptyMetrics({
       streamPorts: [8076, 8000],
-      listenersAt: () => 0,
-      droppedLogLines: () => 0,
-      listening: () => ({ seconds: () => 0, sessions: () => 0, peak: () => 0 }),
-      pushClients: () => 0,
-      pushRefusals: () => ({}),
-      caps: { listeners: 1, pushClients: 1 },
       rewind: (port) => figures.get(port) ?? IDLE_REWIND,
     });
     const text = async () => (await metrics.registry.metrics()).split('\n');
@@ -64,22 +75,6 @@ describe('the rewind metrics', () => {
     );
   });
 });
-
-afterEach(() => {
-  vi.restoreAllMocks();
-});
-
-const emptyMetrics = () =>
-  createMetrics({
-    streamPorts: [],
-    listenersAt: () => 0,
-    droppedLogLines: () => 0,
-    listening: () => ({ seconds: () => 0, sessions: () => 0, peak: () => 0 }),
-    pushClients: () => 0,
-    pushRefusals: () => ({}),
-    caps: { listeners: 1, pushClients: 1 },
-    rewind: () => IDLE_REWIND,
-  });
 
 describe('the request latency histogram', () => {
   it('has every lane from the start, each at 0', async () => {

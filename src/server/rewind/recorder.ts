@@ -17,6 +17,7 @@
  */
 import { get, type ClientRequest, type IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
+import { isMpegType } from '../audio/media-types.ts';
 import { createFrameReader, type Frame } from './frame-reader.ts';
 import { timestampTag } from './id3-timestamp.ts';
 import { bytesOf, markTitle, nextSequence, segmentName, trim, type WindowState, windowEnd } from './window.ts';
@@ -65,8 +66,6 @@ export interface Recorder extends RecorderFigures {
 }
 
 const USER_AGENT = 'chicago-city-news-recorder';
-const MPEG_TYPES = new Set(['audio/mpeg', 'audio/mp3', 'audio/mpeg3']);
-const mediaType = (value: string | undefined) => (value ?? '').split(';')[0]!.trim().toLowerCase();
 
 /** The audio of one connection, from its first frame on. */
 interface Take {
@@ -183,8 +182,8 @@ class MountRecorder implements Recorder {
   }
 
   private onResponse(res: IncomingMessage): void {
-    const type = mediaType(res.headers['content-type']);
-    if (res.statusCode !== 200 || !MPEG_TYPES.has(type)) {
+    const type = res.headers['content-type'];
+    if (res.statusCode !== 200 || !isMpegType(type)) {
       this.problem('rewind: the station sends no MP3 audio on this mount; retrying', {
         status: res.statusCode,
         type,

@@ -17,7 +17,8 @@ import { createFrameAligner, type FrameAligner } from '../audio/mp3-frames.ts';
 import { createBurst } from './burst.ts';
 import type { StreamConfig } from './config.ts';
 import type { StreamListener } from './listeners.ts';
-import { type HeaderList, isAudioType, isMpegType, setStreamHeaders, streamHeaders } from './stream-headers.ts';
+import { isAudioType, isMpegType } from '../audio/media-types.ts';
+import { type HeaderList, setStreamHeaders, streamHeaders } from './stream-headers.ts';
 import type { Exchange, OpenExchange } from './upstream-exchange.ts';
 import type { UpstreamHealth, UpstreamStatus } from './upstream.ts';
 
