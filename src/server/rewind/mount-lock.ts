@@ -3,7 +3,8 @@
  * lock, a listening Unix socket in Linux's abstract namespace (named after the folder's absolute
  * path). The kernel frees it when its process ends, however it ends (SIGKILL included), so a lock
  * never outlives its holder and no stale file is left to judge. Processes that do not hold it try
- * again every few seconds and take over when the holder is gone. Elsewhere than Linux (a
+ * again every few seconds and take over when the holder is gone. The namespace is the network
+ * namespace's: processes of one host share it, containers each have their own. Elsewhere than Linux (a
  * developer's one process) there is no such namespace: the lock is always granted.
  */
 import { createHash } from 'node:crypto';
