@@ -57,7 +57,11 @@ function LocationBridge({ onReady, onLocation }: BridgeProps) {
   useLayoutEffect(() => {
     onLocation({ pathname, search, hash, key, pop }, matchPage(pathname).id);
   }, [onLocation, pathname, search, hash, key, pop]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new page, not a new entry of the same page (a hash), is the trigger.
   useEffect(() => {
+    // A page reached in the site made no request the service worker could keep: it fetches it (the
+    // first location is a full load, kept as it loaded).
+    if (key !== 'default') navigator.serviceWorker?.controller?.postMessage({ keep: pathname });
     vitals.then(
       (module) => module.pageShown(matchPage(pathname).id, pathname),
       () => {},

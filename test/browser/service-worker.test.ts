@@ -75,6 +75,67 @@ describe('offline after one visit', () => {
   });
 });
 
+/** A finger on the footer's link to `path`, once it is on screen. */
+async function tapLink(page: Page, path: string): Promise<void> {
+  const link = page.locator(`footer a[href="${path}"]`);
+  await link.scrollIntoViewIfNeeded();
+  await link.tap();
+}
+
+describe('pages read inside the site', () => {
+  it('on a phone, a page reached by taps is there offline: reloaded, and in a restored (new) tab', async () => {
+    const context = await env.browser.newContext({
+      serviceWorkers: 'allow',
+      viewport: { width: 375, height: 740 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    try {
+      const page = await context.newPage();
+      await blockThirdParties(page, env.app.url);
+      await visitUntilControlled(page, `${env.app.url}/`);
+      await untilHydrated(page, 'footer a[href="/about"]');
+      // Taps inside the site: no request for the page's HTML, so nothing for the worker to keep by itself.
+      await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+      await tapLink(page, '/about');
+      await expect.poll(() => heading(page)).toBe('About Us');
+      await tapLink(page, '/books');
+      await expect.poll(() => heading(page)).toBe('Books');
+      expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+      await expect.poll(() => keptPages(page)).toEqual(['/', '/about', '/books']);
+      const served = await (await fetch(`${env.app.url}/books`)).text();
+      const kept = await page.evaluate(async () => (await (await caches.open('pages')).match('/books'))?.text());
+      expect(kept).toBe(served);
+
+      await context.setOffline(true);
+      const reloaded = await page.reload({ waitUntil: 'load' });
+      expect(reloaded?.fromServiceWorker()).toBe(true);
+      expect(await heading(page)).toBe('Books');
+
+      // A discarded tab comes back as a full load of its URL, in a new document.
+      await page.close();
+      const restored = await context.newPage();
+      await blockThirdParties(restored, env.app.url);
+      await restored.goto(`${env.app.url}/books`, { waitUntil: 'load' });
+      expect(await heading(restored)).toBe('Books');
+
+      // Another page: the offline page lists the kept ones by their headings, the front page first.
+      await restored.goto(`${env.app.url}/careers`, { waitUntil: 'load' });
+      expect(await restored.locator('h1').textContent()).toBe('You are offline');
+      const listed = await restored
+        .locator('main li a')
+        .evaluateAll((links) => links.map((a) => [a.getAttribute('href'), a.textContent]));
+      expect(listed).toEqual([
+        ['/', 'Front page'],
+        ['/about', 'About Us'],
+        ['/books', 'Books'],
+      ]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('the offline page', () => {
   /** A controlled page whose worker has kept the front page (its masthead comes from there). */
   async function controlled() {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { OFFLINE_PAGE_CSP, OFFLINE_SCRIPT_PATH, offlinePage } from './offline-page.ts';
+import { mainHeading, OFFLINE_PAGE_CSP, OFFLINE_SCRIPT_PATH, offlinePage } from './offline-page.ts';
 
 const site = { masthead: 'The <Ledger>', url: '/careers?x="1"' };
 
 describe('offlinePage', () => {
-  it('lists the pages kept, as links, with their titles escaped', () => {
+  it('lists the pages kept, as links, with their headings escaped', () => {
     const html = offlinePage(
       [
-        { path: '/', title: 'Front page' },
-        { path: '/about', title: 'About <us> & "them"' },
+        { path: '/', heading: 'Front page' },
+        { path: '/about', heading: 'About <us> & "them"' },
       ],
       site,
     );
@@ -31,5 +31,19 @@ describe('offlinePage', () => {
     const html = offlinePage([], site);
     expect(html).toContain('No page is saved on this device yet.');
     expect(html).not.toContain('<ul>');
+  });
+});
+
+describe('mainHeading', () => {
+  it('reads the first h1 as text: tags dropped, references decoded', () => {
+    expect(
+      mainHeading('<main><h1 tabindex="-1" class="x">Today&#x27;s <em>front</em> &amp; page</h1><h1>Other</h1>'),
+    ).toBe("Today's front & page");
+    expect(mainHeading('<h1>A &#8217; B &#99999999; C</h1>')).toBe('A \u2019 B \ufffd C');
+  });
+
+  it('is undefined for a page without one, or an empty one', () => {
+    expect(mainHeading('<main><h2>Not a title</h2></main>')).toBeUndefined();
+    expect(mainHeading('<h1> <span></span> </h1>')).toBeUndefined();
   });
 });

@@ -7,7 +7,11 @@
  * event, and by asking the server every few seconds, for a network that returns without the
  * browser noticing. Light or dark as the reader's system asks.
  */
-import type { PageEntry } from '../../shared/pages.ts';
+/** A page the worker keeps, listed by its main heading (what the reader saw on it). */
+export interface KeptPage {
+  path: string;
+  heading: string;
+}
 
 /** Where the worker serves the offline page's script. */
 export const OFFLINE_SCRIPT_PATH = '/offline-retry.js';
@@ -42,11 +46,29 @@ export interface OfflinePageOptions {
   url: string;
 }
 
-export function offlinePage(
-  available: readonly Pick<PageEntry, 'path' | 'title'>[],
-  { masthead, url }: OfflinePageOptions,
-): string {
-  const items = available.map((p) => `<li><a href="${escapeHtml(p.path)}">${escapeHtml(p.title)}</a></li>`).join('');
+/**
+ * The text of a page's first <h1>, from its HTML as the server sent it (the worker has no DOM
+ * parser): its tags dropped, its character references decoded; undefined when it has none.
+ */
+export function mainHeading(html: string): string | undefined {
+  const inner = /<h1\b[^>]*>([\s\S]*?)<\/h1>/i.exec(html)?.[1];
+  if (inner === undefined) return undefined;
+  const text = inner
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(?:#(\d+)|#x([\da-f]+)|(amp|lt|gt|quot|apos));/gi, (_, dec, hex, name: string | undefined) =>
+      name ? NAMED[name.toLowerCase()]! : codePoint(Number.parseInt(dec ?? hex, dec ? 10 : 16)),
+    )
+    .trim();
+  return text || undefined;
+}
+
+/** A numeric reference beyond Unicode is the replacement character, as in HTML. */
+const codePoint = (n: number) => String.fromCodePoint(n > 0 && n <= 0x10ffff ? n : 0xfffd);
+
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+export function offlinePage(available: readonly KeptPage[], { masthead, url }: OfflinePageOptions): string {
+  const items = available.map((p) => `<li><a href="${escapeHtml(p.path)}">${escapeHtml(p.heading)}</a></li>`).join('');
   const list = available.length
     ? `<p>These pages are saved on this device:</p><ul>${items}</ul>`
     : '<p>No page is saved on this device yet.</p>';
