@@ -31,6 +31,7 @@ export function useScrollOnNavigation(): void {
   const mounted = useRef(false);
 
   useEffect(() => {
+    restoreAfterReload();
     const remember = () => positions.set(currentKey.current, { y: window.scrollY, anchor: viewportAnchor() });
     // Back and forward within the document are ours: the browser's own restoration would come after
     // ours and put back the distance from the top, which is not the same view where the front page's
@@ -42,10 +43,14 @@ export function useScrollOnNavigation(): void {
     window.addEventListener('scroll', remember, { passive: true });
     window.addEventListener('pageshow', manual);
     window.addEventListener('pagehide', auto);
+    window.addEventListener('pagehide', keepForReload);
+    document.addEventListener('visibilitychange', keepForReload);
     return () => {
       window.removeEventListener('scroll', remember);
       window.removeEventListener('pageshow', manual);
       window.removeEventListener('pagehide', auto);
+      window.removeEventListener('pagehide', keepForReload);
+      document.removeEventListener('visibilitychange', keepForReload);
       auto();
     };
   }, []);
@@ -69,6 +74,42 @@ export function useScrollOnNavigation(): void {
     // computed again for the paint (the heading's tabindex, :focus-within), in the tap's task.
     return afterNextPaint(() => (target ?? mainHeading())?.focus({ preventScroll: true }));
   }, [pathname, hash, key, attempt]);
+}
+
+/** Where the reader was when the document was last hidden or left, for a reload (sessionStorage: the tab's). */
+const RELOAD_KEY = 'scroll-anchor';
+const here = () => location.pathname + location.search;
+
+/**
+ * A reload, or a discarded tab restored (both full loads of the same entry), gets the browser's
+ * restoration: the same distance from the top, which shows another part of the front page (its
+ * lower blocks have estimated sizes until seen). The view is kept when the page is hidden or left,
+ * and put back here: the element that was at the top of the screen is there again. Unless the
+ * reader has scrolled since the load (neither at the top nor where the browser put them).
+ */
+function keepForReload(event: Event): void {
+  if (event.type === 'visibilitychange' && document.visibilityState !== 'hidden') return;
+  const view = { url: here(), y: window.scrollY, anchor: viewportAnchor() };
+  try {
+    sessionStorage.setItem(RELOAD_KEY, JSON.stringify(view));
+  } catch {
+    // Storage full or refused: the browser's restoration stays.
+  }
+}
+
+function restoreAfterReload(): void {
+  const type = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.type;
+  if (type !== 'reload' && !document.wasDiscarded) return;
+  let view: { url?: string; y?: number; anchor?: ScrollAnchor } | null = null;
+  try {
+    view = JSON.parse(sessionStorage.getItem(RELOAD_KEY) ?? 'null');
+  } catch {
+    return;
+  }
+  const { url, y, anchor } = view ?? {};
+  if (url !== here() || typeof y !== 'number' || (window.scrollY > 1 && Math.abs(window.scrollY - y) > 1)) return;
+  const valid = Array.isArray(anchor?.path) && typeof anchor.top === 'number';
+  withEverythingLaidOut(() => restore({ y, anchor: valid ? anchor : undefined }));
 }
 
 /** Back or forward: the reader's view of that entry again, or its distance from the top if the page has changed. */
