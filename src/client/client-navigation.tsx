@@ -149,8 +149,10 @@ export function ClientNavigation({ page, children }: { page: PageId; children: R
         try {
           await (page ?? fetchPage(handle.matchPage(pathname).id));
         } catch {
-          // Shown in the page region (PageErrorBoundary) when a full load would cost the reader.
+          // Shown in the page region (PageErrorBoundary) when a full load would cost the reader,
+          // unless its files are gone for good (reload-offer.tsx).
           if (!fullLoadCostsTheReader()) return cannotShow();
+          handle.pageCodeFailed(to);
         }
         if (stillLatest()) go(handle, to);
       }, cannotShow);

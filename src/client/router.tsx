@@ -13,6 +13,7 @@ import { matchPage } from '../shared/routes.tsx';
 import { RouteAnnouncer } from '../shared/ui/chrome/RouteAnnouncer.tsx';
 import { useScrollOnNavigation } from '../shared/ui/chrome/use-scroll-on-navigation.ts';
 import type { NavigationLocation } from '../shared/ui/navigation.tsx';
+import { pageCodeFailed, ReloadOffer } from './reload-offer.tsx';
 import { registerServiceWorker } from './register-service-worker.ts';
 
 // The router's chunk arrives after hydration on every page load: the worker's registration rides with it.
@@ -23,6 +24,8 @@ const vitals = import('./vitals.ts');
 export interface RouterHandle {
   navigate(to: string): void;
   matchPage(pathname: string): PageEntry;
+  /** A page's code failed while a full load would cost the reader: a full load, if its files are gone for good. */
+  pageCodeFailed(to: string): void;
 }
 
 interface BridgeProps {
@@ -39,6 +42,7 @@ export function RouterBridge(props: BridgeProps) {
         <LocationBridge {...props} />
       </BrowserRouter>
       <NavigationLanding />
+      <ReloadOffer />
     </>
   );
 }
@@ -76,6 +80,7 @@ function LocationBridge({ onReady, onLocation }: BridgeProps) {
       // As react-router's <Link>: a link to where the reader already is replaces the entry.
       navigate: (to) => latestNavigate.current(to, { replace: createPath(window.location) === to }),
       matchPage,
+      pageCodeFailed,
     });
   }, [onReady]);
   return null;
