@@ -50,8 +50,8 @@ const LONG_TITLE =
  */
 function titlePlacement(line: Locator, progress: number) {
   return line.evaluate((el, at) => {
-    const text = el.firstElementChild as HTMLElement;
-    const animations = text.getAnimations();
+    const text = el.querySelector('.scrolling-title__text') as HTMLElement;
+    const animations = el.getAnimations({ subtree: true });
     for (const animation of animations) {
       animation.pause();
       const duration = Number(animation.effect?.getComputedTiming().duration ?? 0);
@@ -101,7 +101,7 @@ describe('the whole title on a phone', () => {
     expect(still.animated).toBe(false);
     const scrolled = await barTitle.evaluate((el) => {
       el.scrollLeft = el.scrollWidth;
-      const text = el.firstElementChild!.getBoundingClientRect();
+      const text = el.querySelector('.scrolling-title__text')!.getBoundingClientRect();
       return { scrollable: el.scrollLeft > 0, right: text.right - el.getBoundingClientRect().right };
     });
     expect(scrolled.scrollable).toBe(true);
