@@ -79,8 +79,7 @@ async function healthy(server: AppProcess): Promise<boolean> {
   }
 }
 
-const errorLines = (server: AppProcess) =>
-  server.logLines().filter((l) => typeof l.level === 'number' && l.level >= 50);
+const errorLines = (server: AppProcess) => server.logLines((l) => typeof l.level === 'number' && l.level >= 50);
 
 async function mixedLoad(dir: string, server: AppProcess): Promise<void> {
   const manifest = JSON.parse(readFileSync('dist/manifest.json', 'utf8')) as Manifest;

@@ -5,7 +5,7 @@
  * into memory would grow with every request), straight or through a socket as in production.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { findCommand, requireCommand } from './system-deps.ts';
@@ -27,12 +27,24 @@ const HEALTHY_WITHIN_MS = 60_000;
 /** After SIGTERM the server exits by itself within its shutdown timeout (8 s) plus 1 s; then SIGKILL. */
 const KILL_AFTER_MS = 15_000;
 
-/** The lines of a log the server may be writing: a last line without its newline is not complete yet. */
-function completeLines(text: string): string[] {
-  return text
-    .slice(0, text.lastIndexOf('\n') + 1)
-    .split('\n')
-    .filter(Boolean);
+/**
+ * Calls `each` for every complete line of a log the server may be writing (a last line without its
+ * newline is not complete yet). Read in chunks: a load run's request log outgrows V8's longest string.
+ */
+export function forEachCompleteLine(file: string, each: (line: string) => void): void {
+  const fd = openSync(file, 'r');
+  const chunk = Buffer.alloc(1 << 20);
+  let partial = Buffer.alloc(0);
+  try {
+    for (let n = readSync(fd, chunk); n > 0; n = readSync(fd, chunk)) {
+      const bytes = Buffer.concat([partial, chunk.subarray(0, n)]);
+      const end = bytes.lastIndexOf(0x0a) + 1;
+      for (const line of bytes.toString('utf8', 0, end).split('\n')) if (line) each(line);
+      partial = Buffer.from(bytes.subarray(end));
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export interface AppProcess {
@@ -43,8 +55,8 @@ export interface AppProcess {
   child: ChildProcess;
   /** Log lines so far (read from the log file when there is one). */
   readonly logs: string[];
-  /** The JSON log lines, parsed. */
-  logLines(): Array<Record<string, unknown>>;
+  /** The JSON log lines, parsed; with `keep`, only those it keeps (a long log is never held whole). */
+  logLines(keep?: (entry: Record<string, unknown>) => boolean): Array<Record<string, unknown>>;
   /** Resolves with the exit code (null when killed by a signal). */
   exited: Promise<number | null>;
   alive(): boolean;
@@ -145,7 +157,15 @@ export async function startApp(env: Record<string, string> = {}, options: AppPro
       if (output) createInterface({ input: output }).on('line', (line) => line && memory.push(line));
   }
   const logFile = options.logFile;
-  const lines = (): string[] => (logFile ? completeLines(readFileSync(logFile, 'utf8')) : memory);
+  const eachLine = (each: (line: string) => void) => {
+    if (logFile) forEachCompleteLine(logFile, each);
+    else for (const line of memory) each(line);
+  };
+  const lines = (): string[] => {
+    const all: string[] = [];
+    eachLine((line) => all.push(line));
+    return all;
+  };
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const readerDone = new Promise<void>((resolve) =>
     !reader || reader.exitCode !== null ? resolve() : reader.once('exit', () => resolve()),
@@ -177,10 +197,15 @@ export async function startApp(env: Record<string, string> = {}, options: AppPro
     get logs() {
       return lines();
     },
-    logLines: () =>
-      lines()
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as Record<string, unknown>),
+    logLines(keep = () => true) {
+      const kept: Array<Record<string, unknown>> = [];
+      eachLine((line) => {
+        if (!line.startsWith('{')) return;
+        const entry = JSON.parse(line) as Record<string, unknown>;
+        if (keep(entry)) kept.push(entry);
+      });
+      return kept;
+    },
     exited,
     alive,
     rssKb: () => rssKb(child.pid!),
