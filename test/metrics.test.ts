@@ -110,14 +110,15 @@ describe('GET /metrics', () => {
     expect(sampleOf(families, 'http_requests_total', { lane: 'stream', status_class: '5xx' })).toBe(0);
     expect(sampleOf(families, 'stream_listeners', { port: '8078' })).toBe(0);
     expect(sampleOf(families, 'stream_upstream_failures_total', { reason: 'timeout' })).toBe(0);
-    expect(sampleOf(families, 'stream_listener_seconds_total', { port: '8078' })).toBe(0);
-    expect(sampleOf(families, 'stream_listener_sessions_total', { port: '8078' })).toBe(0);
+    expect(sampleOf(families, 'stream_listener_seconds_total', { port: '8078', mode: 'live' })).toBe(0);
+    expect(sampleOf(families, 'stream_listener_sessions_total', { port: '8078', mode: 'live' })).toBe(0);
     expect(sampleOf(families, 'stream_listeners_max')).toBe(1_000);
     expect(sampleOf(families, 'now_playing_push_clients_max')).toBe(10_000);
   });
 
   it("counts a listener's seconds while they listen, and as many as they listened once they leave", async () => {
-    const seconds = async () => sampleOf(await scrape(), 'stream_listener_seconds_total', { port: '8076' });
+    const seconds = async () =>
+      sampleOf(await scrape(), 'stream_listener_seconds_total', { port: '8076', mode: 'live' });
     const before = await seconds();
     const started = performance.now();
     const res = await fetch(`${app.url}/api/stream?port=8076`, { headers: { 'User-Agent': BROWSER_UA } });
@@ -128,7 +129,7 @@ describe('GET /metrics', () => {
     })();
     // Counted while the session is under way, not only when it ends.
     await expect.poll(async () => (await seconds()) - before).toBeGreaterThan(1);
-    expect(sampleOf(await scrape(), 'stream_listeners_peak', { port: '8076' })).toBe(1);
+    expect(sampleOf(await scrape(), 'stream_listeners_peak', { port: '8076', mode: 'live' })).toBe(1);
     await reader.cancel();
     await reading;
     await expect.poll(async () => sampleOf(await scrape(), 'stream_listeners', { port: '8076' })).toBe(0);
@@ -142,7 +143,7 @@ describe('GET /metrics', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await seconds()) - before).toBe(listened);
     // Under a minute: no session counted.
-    expect(sampleOf(await scrape(), 'stream_listener_sessions_total', { port: '8076' })).toBe(0);
+    expect(sampleOf(await scrape(), 'stream_listener_sessions_total', { port: '8076', mode: 'live' })).toBe(0);
   });
 
   it('counts a known sequence of requests exactly', async () => {

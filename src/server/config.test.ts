@@ -35,6 +35,7 @@ describe('loadConfig', () => {
       segmentS: 6,
       maxBytes: 256 * 1024 * 1024,
       minFreeBytes: 256 * 1024 * 1024,
+      logPort: null,
     });
   });
 
@@ -99,6 +100,15 @@ describe('loadConfig', () => {
       email: 'tips@test.example',
       phones: ['(312) 555-0199', '+1 312 555 0198'],
     });
+  });
+});
+
+describe("loadConfig: nginx's log of the rewind window", () => {
+  it('is received on a port of 1024 or more, and on none unless told', () => {
+    expect(loadConfig({}).rewind?.logPort).toBeNull();
+    expect(loadConfig({ REWIND_LOG_PORT: '5140' }).rewind?.logPort).toBe(5140);
+    expect(() => loadConfig({ REWIND_LOG_PORT: '514' })).toThrow(/^Invalid configuration: REWIND_LOG_PORT /);
+    expect(() => loadConfig({ REWIND_LOG_PORT: 'syslog' })).toThrow(/^Invalid configuration: REWIND_LOG_PORT /);
   });
 });
 

@@ -118,6 +118,12 @@ const rewindEnv = {
   REWIND_MAX_BYTES: int(MIB, 2 ** 50).default(256 * MIB),
   /** Below this much free space on REWIND_DIR's file system, recording stops (live goes on). */
   REWIND_MIN_FREE_BYTES: int(0, 2 ** 50).default(256 * MIB),
+  /**
+   * UDP port on 127.0.0.1 where nginx sends its access log of the window's segments (syslog, as
+   * deploy/nginx.conf does), so the window's listeners are counted while nginx serves the files.
+   * Unset: not received (the app counts only the segments it serves itself).
+   */
+  REWIND_LOG_PORT: int(1024, 65535).optional(),
 };
 
 /** A window of at least two segments. */
@@ -249,6 +255,7 @@ function configFrom(e: Env) {
             segmentS: e.REWIND_SEGMENT_S,
             maxBytes: e.REWIND_MAX_BYTES,
             minFreeBytes: e.REWIND_MIN_FREE_BYTES,
+            logPort: e.REWIND_LOG_PORT ?? null,
           },
   };
 }

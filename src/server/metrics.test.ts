@@ -36,6 +36,8 @@ const emptyMetrics = (sources: Partial<MetricSources> = {}) =>
     listenersAt: () => 0,
     droppedLogLines: () => 0,
     listening: () => ({ seconds: () => 0, sessions: () => 0, peak: () => 0 }),
+    windowListening: () => ({ seconds: () => 0, sessions: () => 0, peak: () => 0 }),
+    accessLogLines: () => ({ counted: 0, ignored: 0 }),
     pushClients: () => 0,
     pushRefusals: () => ({}),
     caps: { listeners: 1, pushClients: 1 },
@@ -71,6 +73,29 @@ describe('the rewind metrics', () => {
         'rewind_segments_written_total{port="8000"} 3',
         'rewind_gaps_total{port="8000"} 1',
         'rewind_recorder_restarts_total{port="8000"} 2',
+      ]),
+    );
+  });
+});
+
+describe('the listening metrics', () => {
+  it('tell live listening from the rewind window by a mode label, every pair there from the start', async () => {
+    const metrics = emptyMetrics({
+      streamPorts: [8076],
+      listening: () => ({ seconds: () => 30, sessions: () => 1, peak: () => 2 }),
+      windowListening: () => ({ seconds: () => 12, sessions: () => 0, peak: () => 1 }),
+      accessLogLines: () => ({ counted: 5, ignored: 1 }),
+    });
+    expect((await metrics.registry.metrics()).split('\n')).toEqual(
+      expect.arrayContaining([
+        'stream_listener_seconds_total{port="8076",mode="live"} 30',
+        'stream_listener_seconds_total{port="8076",mode="rewind"} 12',
+        'stream_listener_sessions_total{port="8076",mode="live"} 1',
+        'stream_listener_sessions_total{port="8076",mode="rewind"} 0',
+        'stream_listeners_peak{port="8076",mode="live"} 2',
+        'stream_listeners_peak{port="8076",mode="rewind"} 1',
+        'rewind_access_log_lines_total{result="counted"} 5',
+        'rewind_access_log_lines_total{result="ignored"} 1',
       ]),
     );
   });

@@ -68,6 +68,10 @@ export interface MetricSources {
   droppedLogLines(): number;
   /** Listener-seconds, sessions and peaks per allowed port (stream/listening.ts). */
   listening(): ListeningSource;
+  /** The same for the rewind window's listeners (stream/window-listening.ts). */
+  windowListening(): ListeningSource;
+  /** Lines of nginx's window access log this process received: counted, and ignored (rewind/access-log.ts). */
+  accessLogLines(): { counted: number; ignored: number };
   /** Now-playing push connections open now. */
   pushClients(): number;
   /** Now-playing push connections refused since start, by reason (every reason a key from the start). */
@@ -203,24 +207,57 @@ function seriesByPort(registry: Registry, streamPorts: readonly number[]) {
   };
 }
 
+/** How the listening figures are told apart: the live stream, and the rewind window. */
+export const LISTENING_MODES = ['live', 'rewind'] as const;
+
+/**
+ * Listening figures by port and mode (`live`: /api/stream; `rewind`: the window's segments), every
+ * pair's series there from the start. Listening hours in all are the sum over modes (the recording
+ * rules sum by port); the peak is per mode, as the two are counted differently (a connection held;
+ * segments fetched).
+ */
+function listeningMetrics(registry: Registry, sources: MetricSources): void {
+  const pairs = sources.streamPorts.flatMap((port) =>
+    LISTENING_MODES.map((mode) => ({ port, mode, labels: { port: String(port), mode } })),
+  );
+  const read = (mode: (typeof LISTENING_MODES)[number]) =>
+    mode === 'live' ? sources.listening() : sources.windowListening();
+  const labelNames = ['port', 'mode'] as const;
+  new Counter({
+    name: 'stream_listener_seconds_total',
+    help: "Listener-seconds (every listener's time summed, sessions under way up to now), by port and mode (live: /api/stream; rewind: the window's segments)",
+    labelNames,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { port, mode, labels } of pairs) this.inc(labels, read(mode).seconds(port));
+    },
+  });
+  new Counter({
+    name: 'stream_listener_sessions_total',
+    help: 'Listening sessions that lasted a minute or more (counted on reaching it), by port and mode',
+    labelNames,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { port, mode, labels } of pairs) this.inc(labels, read(mode).sessions(port));
+    },
+  });
+  new Gauge({
+    name: 'stream_listeners_peak',
+    help: 'Most concurrent radio listeners within the current minute and the one before, by port and mode',
+    labelNames,
+    registers: [registry],
+    collect() {
+      for (const { port, mode, labels } of pairs) this.set(labels, read(mode).peak(port));
+    },
+  });
+}
+
 function streamMetrics(registry: Registry, sources: MetricSources): void {
-  const { gaugeByPort, counterByPort } = seriesByPort(registry, sources.streamPorts);
+  const { gaugeByPort } = seriesByPort(registry, sources.streamPorts);
   gaugeByPort('stream_listeners', 'Radio listeners being served, by allowed stream port', sources.listenersAt);
-  counterByPort(
-    'stream_listener_seconds_total',
-    "Listener-seconds through /api/stream (every listener's time summed, sessions under way up to now), by port",
-    (port) => sources.listening().seconds(port),
-  );
-  counterByPort(
-    'stream_listener_sessions_total',
-    'Listening sessions through /api/stream that lasted a minute or more (counted on reaching it), by port',
-    (port) => sources.listening().sessions(port),
-  );
-  gaugeByPort(
-    'stream_listeners_peak',
-    'Most concurrent radio listeners within the current minute and the one before, by port',
-    (port) => sources.listening().peak(port),
-  );
+  listeningMetrics(registry, sources);
   const { caps } = sources;
   gaugeOf(
     registry,
@@ -281,6 +318,18 @@ function rewindMetrics(registry: Registry, sources: MetricSources): void {
     'Times the recorder connected to the station again after its stream ended or failed',
     (port) => read(port).restarts,
   );
+  new Counter({
+    name: 'rewind_access_log_lines_total',
+    help: "Lines of nginx's rewind access log received by this process (REWIND_LOG_PORT): counted (a segment fetched) or ignored",
+    labelNames: ['result'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      const { counted, ignored } = sources.accessLogLines();
+      this.inc({ result: 'counted' }, counted);
+      this.inc({ result: 'ignored' }, ignored);
+    },
+  });
 }
 
 /**

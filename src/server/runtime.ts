@@ -2,7 +2,7 @@
  * The composition root: the one place the process's parts are built, from the validated
  * configuration, and the one place they are started and stopped. Starting is a list of named steps
  * (start-steps.ts), each with its own stop:
- *   build output → stream upstream → app → rewind recorder → server → metrics listener
+ *   build output → stream upstream → app → rewind recorder → rewind access log → server → metrics listener
  * A step that fails stops those before it, last first, and the start rejects with a StartFailure
  * (`cannot start <step>: <reason>`, the one line main.ts prints). `stop()` runs the same stops in
  * the same reverse order: the metrics listener closes; the server stops taking requests and lets
@@ -26,7 +26,11 @@ import { createSteps, listenError, type Started } from './start-steps.ts';
 import { resolveUpstream, type StreamConfig, type StreamSettings } from './stream/config.ts';
 import { createStreamService, type StreamService } from './stream/index.ts';
 import { type Rewind, rewindOff, startRewind } from './rewind/index.ts';
+import { type AccessLogReceiver, receiveAccessLog } from './rewind/access-log.ts';
 import { serveRewindFiles } from './rewind/serve.ts';
+import { createWindowListening, type WindowListening } from './stream/window-listening.ts';
+import { clientIpOf } from './client-ip.ts';
+import { REWIND_SEGMENT_TARGET_S } from '../shared/rewind.ts';
 import { upstreamOrigin } from './stream/upstream.ts';
 
 export interface RuntimeOptions extends AppOptions {
@@ -60,11 +64,18 @@ interface Parts {
   sendTimeouts: SendTimeouts;
   /** Set by the rewind step, after the app (the metrics read it when scraped, later still). */
   rewind: { current: Rewind };
+  /** The rewind window's listeners: from the segments the app serves, and from nginx's log. */
+  windowListening: WindowListening;
+  /** Set by the access-log step when REWIND_LOG_PORT is set. */
+  accessLog: { current: AccessLogReceiver | null };
 }
 
 /** The app and what it is made of; its stop ends the streams and stops the send-timeout sweep. */
 function buildApp(config: RunningConfig, logger: Logger, options: AppOptions, manifest: Manifest): Started<Parts> {
   const rewind = { current: rewindOff(config.stream.allowedPorts) };
+  const accessLog: Parts['accessLog'] = { current: null };
+  const windowListening = createWindowListening({ segmentS: config.rewind?.segmentS ?? REWIND_SEGMENT_TARGET_S });
+  const clientIp = clientIpOf(config.trustProxy);
   const sendTimeouts = createSendTimeouts({ pageMs: config.timeouts.sendMs, streamMs: config.stream.sendTimeoutMs });
   const metrics = config.metrics
     ? createMetrics({
@@ -72,6 +83,8 @@ function buildApp(config: RunningConfig, logger: Logger, options: AppOptions, ma
         listenersAt: (port) => streams.listenersAt(port),
         droppedLogLines: () => sharedStdout().droppedTotal,
         listening: () => streams.listening,
+        windowListening: () => windowListening,
+        accessLogLines: () => ({ counted: accessLog.current?.counted ?? 0, ignored: accessLog.current?.ignored ?? 0 }),
         pushClients: () => streams.pushClients,
         pushRefusals: () => streams.pushRefusals,
         caps: { listeners: config.stream.maxListeners, pushClients: config.stream.maxEventClients },
@@ -88,11 +101,13 @@ function buildApp(config: RunningConfig, logger: Logger, options: AppOptions, ma
     logger,
     streams,
     manifest,
-    rewindFiles: serveRewindFiles(config.rewind?.dir ?? null, config.stream.allowedPorts),
+    rewindFiles: serveRewindFiles(config.rewind?.dir ?? null, config.stream.allowedPorts, (req, port) =>
+      windowListening.fetched(`${clientIp(req) ?? 'unknown'}\n${req.headers['user-agent'] ?? ''}`, port),
+    ),
     ...(metrics && { observe: metrics.observe, pageEvents: metrics.pages, vitals: metrics.vitals }),
   });
   return {
-    value: { app, streams, metrics, sendTimeouts, rewind },
+    value: { app, streams, metrics, sendTimeouts, rewind, windowListening, accessLog },
     stop: () => {
       streams.closeAll();
       sendTimeouts.stop();
@@ -117,6 +132,27 @@ async function startRecording(config: RunningConfig, logger: Logger, parts: Part
   });
   parts.rewind.current = running;
   return { value: running, stop: () => running.stop() };
+}
+
+/**
+ * nginx's access log of the window's segments (REWIND_LOG_PORT), counted into the window's
+ * listening figures: one process of the host holds the port and counts (rewind/access-log.ts).
+ */
+async function startAccessLog(
+  config: RunningConfig,
+  logger: Logger,
+  parts: Parts,
+): Promise<Started<AccessLogReceiver | null>> {
+  const port = config.rewind?.logPort;
+  if (!port) return { value: null, stop: () => {} };
+  const receiver = await receiveAccessLog({
+    port,
+    allowedPorts: config.stream.allowedPorts,
+    onSegment: ({ client, port: streamPort }) => parts.windowListening.fetched(client, streamPort),
+    log: logger.child({ component: 'rewind' }),
+  });
+  parts.accessLog.current = receiver;
+  return { value: receiver, stop: () => receiver.stop() };
 }
 
 /** The public server; its stop lets answers under way finish while the open streams are ended. */
@@ -173,6 +209,7 @@ export async function startRuntime(configured: Config, options: RuntimeOptions =
   };
   const parts = await steps.step('app', () => buildApp(config, logger, appOptions, manifest));
   await steps.step('rewind recorder', () => startRecording(config, logger, parts));
+  await steps.step('rewind access log', () => startAccessLog(config, logger, parts));
   const running = await steps.step('server', () => listen(config, logger, parts));
   const { metrics } = parts;
   if (metrics && config.metrics) {

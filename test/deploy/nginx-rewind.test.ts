@@ -3,18 +3,19 @@
  * a built app recording the demo station (1 s segments): nginx serves the playlist, window.json and
  * every segment from disk without asking the app (its request log is counted), segments immutable
  * with Range and never compressed, the playlist short-lived; bad ports are 400 and crafted names
- * 404, through nginx as from the app itself.
+ * 404, through nginx as from the app itself. The window's listeners are still counted: nginx sends
+ * its log of the segments it served to the app (REWIND_LOG_PORT), which counts them as listening.
  */
 import { chmodSync, readFileSync, rmSync } from 'node:fs';
 import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AppProcess, startApp } from '../support/app-process.ts';
-import { HANG_LIMIT_MS } from '../support/http.ts';
+import { type AppProcess, freePort, startApp } from '../support/app-process.ts';
+import { BROWSER_UA, HANG_LIMIT_MS } from '../support/http.ts';
 import { type DeployNginx, startNginx } from '../support/nginx.ts';
 import { until } from '../support/wait.ts';
-import { PORT, playlistAt, recordingEnv, rewindDir } from '../rewind/helpers.ts';
+import { metric, PORT, playlistAt, playWindow, recordingEnv, rewindDir } from '../rewind/helpers.ts';
 
 interface Reply {
   status: number;
@@ -56,6 +57,7 @@ const rewindLines = (app: AppProcess) =>
 describe('the rewind window through deploy/nginx.conf', () => {
   const dir = rewindDir();
   let app: AppProcess;
+  let env: Record<string, string>;
   let nginx: DeployNginx;
   const viaNginx = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
     get(nginx.httpsUrl, path, headers, nginx.certificate.cert, method);
@@ -63,9 +65,11 @@ describe('the rewind window through deploy/nginx.conf', () => {
   beforeAll(async () => {
     // nginx's workers (nobody) read the folder the app writes.
     chmodSync(dir, 0o755);
-    app = await startApp(await recordingEnv(dir), { name: 'recorder' });
+    const rewindLogPort = await freePort();
+    env = await recordingEnv(dir, { REWIND_LOG_PORT: String(rewindLogPort) });
+    app = await startApp(env, { name: 'recorder' });
     await until('three segments', async () => ((await playlistAt(app.url))?.segments.length ?? 0) >= 3);
-    nginx = await startNginx({ upstreams: [app.port], rewindDir: dir });
+    nginx = await startNginx({ upstreams: [app.port], rewindDir: dir, rewindLogPort });
   });
   afterAll(async () => {
     await nginx?.stop();
@@ -118,6 +122,27 @@ describe('the rewind window through deploy/nginx.conf', () => {
 
     // Only the second marker reached the app since the first.
     expect((await logged(`/api/rewind/${PORT}/window.json?after`)) - before).toBe(1);
+  });
+
+  it("counts the window's listeners from nginx's log, while no segment request reaches the app", async () => {
+    const rewind = (name: string) => `${name}{port="${PORT}",mode="rewind"}`;
+    const counted = 'rewind_access_log_lines_total{result="counted"}';
+    const before = {
+      seconds: await metric(env, rewind('stream_listener_seconds_total')),
+      counted: await metric(env, counted),
+    };
+    const played = await playWindow((path, headers) => viaNginx(path, headers), BROWSER_UA, 4);
+    expect(played.segments).toBeGreaterThanOrEqual(4);
+    // One log line per segment served, each counted: the listener is counted as listening.
+    await until('every segment counted', async () => (await metric(env, counted)) - before.counted === played.segments);
+    expect(await metric(env, rewind('stream_listener_seconds_total'))).toBeGreaterThan(before.seconds + 1);
+    expect(await metric(env, rewind('stream_listeners_peak'))).toBeGreaterThanOrEqual(1);
+    // The app served none of them: its request log, complete up to a marker sent after them, has no segment.
+    const marker = `/api/rewind/${PORT}/window.json?after-playing`;
+    await get(app.url, marker);
+    await until('the marker in the log', () => rewindLines(app).some((l) => (l.req as { url: string }).url === marker));
+    const segmentRequests = rewindLines(app).filter((l) => /\.mp3(?:\?|$)/.test((l.req as { url: string }).url));
+    expect(segmentRequests).toEqual([]);
   });
 
   const badPorts = ['8000', '80760', '08076', 'abc', '', '%38076', '..%2F8076'];

@@ -51,3 +51,46 @@ export function decodedSeconds(mp3: Buffer): { seconds: number; complaints: stri
   const complaints = `${run.status === 0 ? '' : `exit ${run.status} `}${run.stderr.toString().trim()}`;
   return { seconds: run.stdout.length / 4 / 44_100, complaints };
 }
+
+/** What a player needs of HTTP: a GET of a path with headers, its status and body. */
+export type Get = (path: string, headers: Record<string, string>) => Promise<{ status: number; body: Buffer }>;
+
+export interface Played {
+  /** Segments fetched and answered 200. */
+  segments: number;
+  /** performance.now() around the first and the last segment's fetch: when each was sent and answered. */
+  firstSent: number;
+  firstAnswered: number;
+  lastSent: number;
+  lastAnswered: number;
+}
+
+/**
+ * Plays the window as an HLS player does, for `rounds` rounds a segment's duration (`segmentS`) apart:
+ * reads the playlist, fetches each segment it has not fetched yet (the first round: the last three),
+ * with one user agent throughout.
+ */
+export async function playWindow(get: Get, userAgent: string, rounds: number, segmentS = 1): Promise<Played> {
+  const headers = { 'User-Agent': userAgent };
+  const fetched = new Set<string>();
+  const played: Played = { segments: 0, firstSent: 0, firstAnswered: 0, lastSent: 0, lastAnswered: 0 };
+  for (let round = 0; round < rounds; round++) {
+    const playlist = await get(`/api/rewind/${PORT}/playlist.m3u8`, headers);
+    const names = playlist.body
+      .toString()
+      .split('\n')
+      .filter((line) => line.endsWith('.mp3'));
+    for (const name of fetched.size === 0 ? names.slice(-3) : names.filter((n) => !fetched.has(n))) {
+      fetched.add(name);
+      const sent = performance.now();
+      const segment = await get(`/api/rewind/${PORT}/${name}`, headers);
+      if (segment.status !== 200) continue;
+      const answered = performance.now();
+      if (played.segments === 0) Object.assign(played, { firstSent: sent, firstAnswered: answered });
+      Object.assign(played, { lastSent: sent, lastAnswered: answered });
+      played.segments += 1;
+    }
+    await new Promise((resolve) => setTimeout(resolve, segmentS * 1000));
+  }
+  return played;
+}

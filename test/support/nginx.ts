@@ -46,6 +46,8 @@ export interface SiteOptions {
   rewindDir: string;
   /** Directives added at the top of the plain-HTTP server block (the benchmark's static locations). */
   serverExtra?: string;
+  /** The UDP port nginx sends the window's access log to (the apps' REWIND_LOG_PORT). */
+  rewindLogPort: number;
 }
 
 /** Replaces what `pattern` matches, and throws if it matches nothing (so no test runs some other config). */
@@ -94,6 +96,12 @@ export function siteConfig(source: string, options: SiteOptions): string {
     /(location \^~ \/api\/rewind\/ \{[\s\S]*?\n\s*alias )\S+;/,
     `$1${options.rewindDir.replace(/\/?$/, '/')};`,
     'an alias in the rewind location',
+  );
+  site = swap(
+    site,
+    /(access_log syslog:server=127\.0\.0\.1:)\d+/,
+    `$1${options.rewindLogPort}`,
+    "the rewind location's syslog access_log",
   );
   if (options.serverExtra) {
     site = swap(site, /^server\s*\{\s*$/m, `server {\n${options.serverExtra}\n`, 'a server block');
@@ -209,6 +217,8 @@ export interface StartNginxOptions extends LaunchOptions {
   edit?: (source: string) => string;
   /** REWIND_DIR of the apps behind it (default: an empty folder in nginx's temporary one). */
   rewindDir?: string;
+  /** REWIND_LOG_PORT of the apps behind it (default: a free port nobody receives on). */
+  rewindLogPort?: number;
 }
 
 /** deploy/nginx.conf in front of the given app ports, on free ports, with a fresh self-signed certificate. */
@@ -238,6 +248,7 @@ async function prepareDeploySite(options: StartNginxOptions) {
     acmeRoot,
     cacheDir: join(dir, 'cache'),
     rewindDir: options.rewindDir ?? join(dir, 'rewind'),
+    rewindLogPort: options.rewindLogPort ?? (await freePort()),
     ...(options.serverExtra !== undefined && { serverExtra: options.serverExtra }),
   });
   const deploy = { httpsUrl: `https://127.0.0.1:${tlsPort}`, tlsPort, certificate, acmeRoot };

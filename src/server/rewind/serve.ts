@@ -81,15 +81,29 @@ function sendFile(req: IncomingMessage, res: ServerResponse, body: Buffer, kind:
 
 export type RewindFiles = (req: IncomingMessage, res: ServerResponse) => boolean;
 
+/** A segment of `port` answered (200 or 206) to `req`: how the window's listeners are counted when the app serves it. */
+export type OnSegment = (req: IncomingMessage, port: number) => void;
+
 /**
  * The handler for `/api/rewind/...` (false for any other path or method: not ours). `dir` null:
  * rewind is off, nothing is read (window.json says it is not recording, the rest is 404).
  */
-export function serveRewindFiles(dir: string | null, allowedPorts: readonly number[]): RewindFiles {
+export function serveRewindFiles(
+  dir: string | null,
+  allowedPorts: readonly number[],
+  onSegment?: OnSegment,
+): RewindFiles {
   const send = (req: IncomingMessage, res: ServerResponse, port: string, name: string, kind: Kind) => {
     const read = dir === null ? Promise.reject(new Error('rewind is off')) : readFile(join(dir, port, name));
     read.then(
-      (body) => sendFile(req, res, body, kind),
+      (body) => {
+        // A segment about to be sent whole or in part (not a 416): a listener's fetch.
+        const segment = kind.type === 'audio/mpeg' && req.method === 'GET';
+        if (onSegment && segment && byteRange(req.headers.range, body.length) !== 'unsatisfiable') {
+          onSegment(req, Number(port));
+        }
+        sendFile(req, res, body, kind);
+      },
       () => {
         if (name === WINDOW_FILE) sendFile(req, res, Buffer.from(NOT_RECORDING), kind);
         else answerText(res, 404, 'Not found');

@@ -3,8 +3,8 @@
  * (every listener's time summed; listening hours follow), sessions of at least a minute, and the
  * peak of concurrent listeners. Read at scrape time (metrics.ts): the sessions under way count up
  * to that moment, so a listener of three hours shows in every scrape, not only when they leave.
- * Only listeners of the live stream through /api/stream are counted (the rewind window does not
- * exist yet).
+ * These are the listeners of the live stream through /api/stream (`mode="live"`); the rewind
+ * window's, who fetch segments instead of holding a connection, are counted by window-listening.ts.
  */
 
 /** A session counts once it has lasted this long. */
