@@ -91,7 +91,7 @@ describe('the series the shipped monitoring reads', () => {
   });
 
   it('reads the rules and the dashboard', () => {
-    expect(rulesExprs('recording-rules.yml')).toHaveLength(7);
+    expect(rulesExprs('recording-rules.yml')).toHaveLength(8);
     expect(rulesExprs('alert-rules.yml')).toHaveLength(10);
     expect(dashboardQueries.length).toBeGreaterThan(15);
   });

@@ -64,7 +64,7 @@ describe('deploy/prometheus with promtool', () => {
 
   it('ships the rules the operator is told of', () => {
     expect(alerts.map((a) => a.name)).toHaveLength(10);
-    expect(records.map((r) => r.name)).toHaveLength(7);
+    expect(records.map((r) => r.name)).toHaveLength(8);
   });
 
   it('passes its unit tests', async () => {
