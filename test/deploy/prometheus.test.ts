@@ -121,7 +121,7 @@ describe('the shipped Prometheus configuration against three app processes', () 
       data: { groups: Array<{ rules: Array<{ name: string; health: string }> }> };
     };
     const all = rules.data.groups.flatMap((group) => group.rules);
-    expect(all).toHaveLength(17);
+    expect(all).toHaveLength(18);
     expect(all.filter((rule) => rule.health === 'err')).toEqual([]);
     // Nothing is wrong with a site at rest: no alert fires.
     const alerts = (await (await fetch(`${prometheusUrl}/api/v1/alerts`)).json()) as { data: { alerts: unknown[] } };
