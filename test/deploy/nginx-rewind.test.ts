@@ -4,7 +4,8 @@
  * every segment from disk without asking the app (its request log is counted), segments immutable
  * with Range and never compressed, the playlist short-lived; bad ports are 400 and crafted names
  * 404, through nginx as from the app itself. The window's listeners are still counted: nginx sends
- * its log of the segments it served to the app (REWIND_LOG_PORT), which counts them as listening.
+ * its log of the segments it served to the app (REWIND_LOG_PORT), which counts them as listening;
+ * of two processes on the port, the first to hold it counts, the other nothing.
  */
 import { chmodSync, readFileSync, rmSync } from 'node:fs';
 import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
@@ -58,6 +59,9 @@ describe('the rewind window through deploy/nginx.conf', () => {
   const dir = rewindDir();
   let app: AppProcess;
   let env: Record<string, string>;
+  /** A second process of the host, started after the first, with the same REWIND_LOG_PORT. */
+  let other: AppProcess;
+  let otherEnv: Record<string, string>;
   let nginx: DeployNginx;
   const viaNginx = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
     get(nginx.httpsUrl, path, headers, nginx.certificate.cert, method);
@@ -68,11 +72,14 @@ describe('the rewind window through deploy/nginx.conf', () => {
     const rewindLogPort = await freePort();
     env = await recordingEnv(dir, { REWIND_LOG_PORT: String(rewindLogPort) });
     app = await startApp(env, { name: 'recorder' });
+    otherEnv = await recordingEnv(dir, { REWIND_LOG_PORT: String(rewindLogPort) });
+    other = await startApp(otherEnv, { name: 'second process' });
     await until('three segments', async () => ((await playlistAt(app.url))?.segments.length ?? 0) >= 3);
     nginx = await startNginx({ upstreams: [app.port], rewindDir: dir, rewindLogPort });
   });
   afterAll(async () => {
     await nginx?.stop();
+    await other?.stop();
     await app?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -133,8 +140,11 @@ describe('the rewind window through deploy/nginx.conf', () => {
     };
     const played = await playWindow((path, headers) => viaNginx(path, headers), BROWSER_UA, 4);
     expect(played.segments).toBeGreaterThanOrEqual(4);
-    // One log line per segment served, each counted: the listener is counted as listening.
+    // One log line per segment served, each counted: the listener is counted as listening, by the
+    // process that holds the port and by it alone (the second process of the host counts nothing).
     await until('every segment counted', async () => (await metric(env, counted)) - before.counted === played.segments);
+    expect(await metric(otherEnv, counted)).toBe(0);
+    expect(await metric(otherEnv, rewind('stream_listener_seconds_total'))).toBe(0);
     expect(await metric(env, rewind('stream_listener_seconds_total'))).toBeGreaterThan(before.seconds + 1);
     expect(await metric(env, rewind('stream_listeners_peak'))).toBeGreaterThanOrEqual(1);
     // The app served none of them: its request log, complete up to a marker sent after them, has no segment.
