@@ -21,7 +21,8 @@
  * live listeners through the app (perf/window-listeners.ts).
  *
  * Also (before the listeners): title-change latency through Icecast's status page and through ICY
- * metadata (bench-title-latency.ts, --title-reps 8), and the now-playing push (bench-push.ts, --push 10000
+ * metadata (bench-title-latency.ts, --title-reps 8), the shown title's offset from the audible song change in
+ * Chromium beside the pushed title's (bench-heard-title.ts, --heard-changes 8), and the now-playing push (bench-push.ts, --push 10000
  * clients, --push-changes 3, each against a floor peer measured in the same run).
  *
  * Options: --counts 200,500,1000 (0: none, the push part only)  --seconds 20  --ramp 2  --kbps 128  --variant '<node flags>|none' (default: no proxy* run)
@@ -37,6 +38,7 @@ import { shippedServerArgs, startApp, type AppProcess } from '../test/support/ap
 import { makeTestMp3, startEzstream, startIcecast, type Icecast } from '../test/support/icecast.ts';
 import { startNginxSite } from '../test/support/nginx.ts';
 import { benchPush, type Delivery, type PushResult } from './bench-push.ts';
+import { benchHeardTitle, describeHeardTitle } from './bench-heard-title.ts';
 import { benchTitleLatency, type TitleLatency } from './bench-title-latency.ts';
 import { sleep } from '../test/support/wait.ts';
 import { benchWindow, describeWindow } from './perf/window-listeners.ts';
@@ -70,6 +72,8 @@ const { values: args } = parseArgs({
     'push-changes': { type: 'string', default: '3' },
     /** Title changes timed through Icecast's status page and ICY metadata (bench-title-latency.ts); 0 skips. */
     'title-reps': { type: 'string', default: '8' },
+    /** Song changes of a tone track heard in Chromium, the shown title timed against the tone (bench-heard-title.ts); 0 skips. */
+    'heard-changes': { type: 'string', default: '8' },
     /** Rewind window listeners through the shipped nginx (perf/window-listeners.ts); 0 skips. */
     window: { type: 'string', default: '1000' },
   },
@@ -496,6 +500,8 @@ async function bench(cleanup: Cleanup): Promise<void> {
     { name: 'nginx', start: startNginx },
   ];
   await runRadioParts(ice, bytesPerSecond);
+  const heardChanges = Number(args['heard-changes']);
+  if (heardChanges > 0) console.log(describeHeardTitle(await benchHeardTitle(cleanup, heardChanges)));
   const rows = await runListeners(ice, servers, settings);
   if (rows.length > 0) printRuns(rows, variant);
   await runWindow(cleanup, ice, rows, seconds);

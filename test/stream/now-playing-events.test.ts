@@ -313,4 +313,29 @@ describe('with a real Icecast', () => {
     for (const client of clients) expect(titles(client)).toContain(title);
     console.log(`title change reached ${clients.length} push clients after ${ms.toFixed(0)} ms`);
   });
+
+  it('tells how late the newest listener hears the live edge: the past audio it started with, and since when, as durations', async () => {
+    const app = await appFor(ice.port);
+    const push = await follow(`${app.url}${EVENTS}`);
+    await until('the first event', () => events(push).length > 0);
+    type Newest = { listeners?: number; lag?: number; behind?: number; fromMs?: number };
+    const all = () => events(push) as Newest[];
+    // Nobody listens through this process: nothing to tell.
+    expect(all()[0]).not.toHaveProperty('lag');
+    expect(all()[0]).not.toHaveProperty('behind');
+    // The first listener waits for the upstream: it starts with Icecast's burst.
+    streams.push(await openStream(`${app.url}/api/stream?port=8076`));
+    await until('an event about the listener', () => all().some((e) => e.lag !== undefined));
+    const first = all().find((e) => e.lag !== undefined)!;
+    expect(first.lag).toBeGreaterThan(0);
+    // Written after the join: its first byte was at the live edge at least the burst's length before.
+    expect(first.behind).toBeGreaterThanOrEqual(first.lag! * 1000);
+    expect(first).not.toHaveProperty('fromMs'); // no clock of the server's goes out
+    // A push client that comes later is told anew, at its own write: later, so further behind.
+    const later = await follow(`${app.url}${EVENTS}`);
+    await until('its first event', () => events(later).length > 0);
+    const told = events(later)[0] as Newest;
+    expect(told.lag).toBe(all().at(-1)!.lag);
+    expect(told.behind).toBeGreaterThan(all().at(-1)!.behind!);
+  });
 });

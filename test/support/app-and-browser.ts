@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { startApp, type AppProcess } from './app-process.ts';
 import { launchBrowser } from './browser.ts';
-import { startEzstream, startIcecast, type Ezstream, type Icecast } from './icecast.ts';
+import { startEzstream, startIcecast, type Ezstream, type EzstreamOptions, type Icecast } from './icecast.ts';
 
 export interface AppAndBrowser {
   readonly app: AppProcess;
@@ -44,13 +44,17 @@ export interface StationAppAndBrowser extends AppAndBrowser {
 
 /**
  * As useAppAndBrowser, with a real Icecast fed by ezstream started first; `env(icePort)` gives
- * the server's environment, which points its stream at that Icecast. Stopped in the reverse order.
+ * the server's environment, which points its stream at that Icecast; `source` what ezstream plays
+ * (the default test tone; the tone songs of icecast.ts `makeToneSongs`). Stopped in the reverse order.
  */
-export function useStationAppAndBrowser(env: (icePort: number) => Record<string, string>): StationAppAndBrowser {
+export function useStationAppAndBrowser(
+  env: (icePort: number) => Record<string, string>,
+  source: () => EzstreamOptions = () => ({}),
+): StationAppAndBrowser {
   const started: { app?: AppProcess; browser?: Browser; ice?: Icecast; source?: Ezstream } = {};
   beforeAll(async () => {
     started.ice = await startIcecast();
-    started.source = await startEzstream(started.ice);
+    started.source = await startEzstream(started.ice, source());
     [started.app, started.browser] = await Promise.all([startApp(env(started.ice.port)), launchBrowser()]);
   }, 60_000);
   afterAll(async () => {
@@ -78,7 +82,7 @@ export function useStationAppAndBrowser(env: (icePort: number) => Record<string,
       started.source = undefined;
     },
     async startSource() {
-      started.source = await startEzstream(need(started.ice, 'Icecast'));
+      started.source = await startEzstream(need(started.ice, 'Icecast'), source());
     },
   };
 }

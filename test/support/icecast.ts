@@ -93,6 +93,47 @@ export function makeTestMp3(kbps = 128, seconds = 10): string {
   return file;
 }
 
+/** One song of the tone track: a steady sine at `hz` for `seconds`, its title in the MP3's ID3 tag. */
+export interface ToneSong {
+  title: string;
+  hz: number;
+}
+
+/**
+ * Songs that differ audibly (a steady tone each, e.g. 440 Hz then 880 Hz), each a CBR MP3 whose
+ * ID3 title ezstream sends to Icecast as it starts the file, as a station's playout does; cached
+ * in the temp folder. Returns the files in order (a playlist for `startEzstream`'s `files`).
+ */
+export function makeToneSongs(songs: ToneSong[], seconds = 8, kbps = 128): string[] {
+  requireStreamTools();
+  return songs.map(({ title, hz }) => {
+    const file = join(tmpdir(), `icecast-song-${hz}hz-${seconds}s-${kbps}k-${title.replace(/\W/g, '_')}.mp3`);
+    if (existsSync(file)) return file;
+    const wav = `${file}.${process.pid}.wav`;
+    const part = `${file}.${process.pid}.part`;
+    execFileSync('sox', [
+      '-n',
+      '-r',
+      '44100',
+      '-c',
+      '2',
+      '-b',
+      '16',
+      wav,
+      'synth',
+      String(seconds),
+      'sine',
+      String(hz),
+      'vol',
+      '0.5',
+    ]);
+    execFileSync('lame', ['--quiet', '--cbr', '-b', String(kbps), '--resample', '44.1', '--tt', title, wav, part]);
+    execFileSync('mv', [part, file]);
+    rmSync(wav, { force: true });
+    return file;
+  });
+}
+
 export interface MountOptions {
   name: string;
   maxListeners?: number;
@@ -327,6 +368,8 @@ async function startIcecastOnce(options: IcecastOptions): Promise<Icecast> {
 export interface EzstreamOptions {
   mount?: string;
   file?: string;
+  /** A playlist played in order, looped (makeToneSongs); each file's ID3 title is sent as it starts. */
+  files?: string[];
   name?: string;
 }
 
@@ -339,14 +382,19 @@ export interface Ezstream {
 /** Feeds `file` (looped) to the Icecast mount and waits until the mount is on the air. */
 export async function startEzstream(ice: Icecast, options: EzstreamOptions = {}): Promise<Ezstream> {
   const mount = options.mount ?? '/stream';
-  const file = options.file ?? makeTestMp3();
   const configFile = join(ice.dir, `ezstream-${mount.replace(/\W/g, '_')}.xml`);
+  let intake = `<type>file</type><filename>${xmlEscape(options.file ?? makeTestMp3())}</filename>`;
+  if (options.files) {
+    const playlist = configFile.replace(/\.xml$/, '.m3u');
+    writeFileSync(playlist, `${options.files.join('\n')}\n`);
+    intake = `<type>playlist</type><filename>${xmlEscape(playlist)}</filename>`;
+  }
   writeFileSync(
     configFile,
     `<ezstream>
   <servers><server><hostname>127.0.0.1</hostname><port>${ice.port}</port><password>${ice.sourcePassword}</password><tls>None</tls><reconnect_attempts>1</reconnect_attempts></server></servers>
   <streams><stream><mountpoint>${xmlEscape(mount)}</mountpoint><format>MP3</format><stream_name>${xmlEscape(options.name ?? 'Test Station')}</stream_name></stream></streams>
-  <intakes><intake><type>file</type><filename>${xmlEscape(file)}</filename></intake></intakes>
+  <intakes><intake>${intake}</intake></intakes>
 </ezstream>
 `,
     { mode: 0o600 },

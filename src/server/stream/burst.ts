@@ -9,6 +9,8 @@ export interface Burst {
   push(chunk: Buffer): void;
   /** The kept bytes as one buffer, from an MP3 frame boundary when `mpeg`; null when there are none. */
   snapshot(mpeg: boolean): Buffer | null;
+  /** The bytes kept (a snapshot sends at most these). */
+  readonly bytes: number;
   clear(): void;
 }
 
@@ -28,6 +30,9 @@ export function createBurst(maxBytes: number): Burst {
       if (!mpeg) return all;
       const at = findFrameSync(all, 0, 3);
       return at < 0 ? null : all.subarray(at);
+    },
+    get bytes() {
+      return bytes;
     },
     clear() {
       chunks = [];

@@ -18,6 +18,14 @@ export interface NowPlaying {
   live: boolean | null;
   title: string | null;
   listeners: number | null;
+  /**
+   * Pushed only (now-playing-reader.ts): this process's newest listener, so its player knows how
+   * late it hears the live edge (docs/decisions/057): the seconds of past audio it started with,
+   * and when (this process's performance.now()) its first byte was at the live edge, which an
+   * event says as ms before it was written (now-playing-events.ts). Absent while the process does
+   * not relay the mount. Not a change of its own: it rides on one.
+   */
+  newest?: { lagS: number; fromMs: number };
 }
 
 export const UNKNOWN: NowPlaying = { live: null, title: null, listeners: null };

@@ -84,6 +84,7 @@ export function createStreamService(config: StreamConfig, logger: Logger, parts:
     relaying: proxy.relaying(port),
     count: proxy.listeners(port),
     recording: parts.recorderConnected?.(port) ?? false,
+    newest: proxy.newest(port),
   });
   const nowPlaying = createNowPlayingHandler(config, status, local);
   const eventsLog = logger.child({ component: 'now-playing-events' });

@@ -13,7 +13,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
-import { createFrameAligner, type FrameAligner } from '../audio/mp3-frames.ts';
+import { createFrameAligner, type FrameAligner, frameHeaderAt } from '../audio/mp3-frames.ts';
 import { createBurst } from './burst.ts';
 import type { StreamConfig } from './config.ts';
 import type { StreamListener } from './listeners.ts';
@@ -36,6 +36,13 @@ export interface MountFeed {
   readonly liveHeaders: HeaderList | null;
   /** The headers of the last stream this feed relayed (null: none yet). */
   readonly lastHeaders: HeaderList | null;
+  /**
+   * The newest listener (null: not on the air, or not MPEG): how many seconds of past audio it
+   * started with (the burst it was sent on joining or, for those who waited for the upstream, the
+   * station's own burst that came first), and when (performance.now()) its first byte was at the
+   * live edge. Its player hears the live edge that much late (docs/decisions/057).
+   */
+  readonly newest: { lagS: number; fromMs: number } | null;
 }
 
 export interface MountFeedDeps {
@@ -76,6 +83,15 @@ class Feed implements MountFeed {
   private headers: HeaderList | null = null;
   private last: HeaderList | null = null;
   private mpeg = false;
+  /** The stream's bits per second, from its first frame (CBR, as stations send); 0: not known yet. */
+  private bitsPerS = 0;
+  /** Bytes of audio received since the upstream answered, and when it did. */
+  private received = 0;
+  private answeredAt = 0;
+  /** The station's burst: the most audio received beyond the time elapsed since the upstream answered. */
+  private upstreamBurstS = 0;
+  /** The newest listener's burst, in bytes, and when it was sent; null: it waited for the upstream (its burst is the station's). */
+  private joined: { bytes: number; at: number } | null = null;
 
   constructor(
     private readonly port: number,
@@ -88,6 +104,12 @@ class Feed implements MountFeed {
 
   get lastHeaders(): HeaderList | null {
     return this.last;
+  }
+
+  get newest(): { lagS: number; fromMs: number } | null {
+    if (!this.headers || this.bitsPerS === 0) return null;
+    const lagS = this.joined ? (this.joined.bytes * 8) / this.bitsPerS : this.upstreamBurstS;
+    return { lagS, fromMs: (this.joined?.at ?? this.answeredAt) - lagS * 1000 };
   }
 
   join(listener: StreamListener): void {
@@ -120,6 +142,9 @@ class Feed implements MountFeed {
     this.exchange = null;
     this.headers = null;
     this.burst.clear();
+    this.bitsPerS = 0;
+    this.received = 0;
+    this.upstreamBurstS = 0;
   }
 
   private fail(status: Exclude<UpstreamStatus, 200>, detail?: Record<string, unknown>): void {
@@ -146,6 +171,7 @@ class Feed implements MountFeed {
     setStreamHeaders(listener.res, this.headers!);
     listener.res.flushHeaders();
     const first = this.burst.snapshot(this.mpeg);
+    this.joined = first ? { bytes: first.length, at: performance.now() } : null;
     if (first) send(listener, first, this.deps.log);
   }
 
@@ -160,8 +186,19 @@ class Feed implements MountFeed {
     this.headers = streamHeaders(upstream.rawHeaders);
     this.last = this.headers;
     this.mpeg = isMpegType(upstream.headers['content-type']);
+    this.answeredAt = performance.now();
     this.relay(upstream);
     for (const listener of [...this.waiting]) this.start(listener);
+  }
+
+  /** Follows the station's burst: audio arrives at once, then in real time (as the rewind recorder's clock). */
+  private time(chunk: Buffer): void {
+    if (!this.mpeg) return;
+    if (this.bitsPerS === 0) this.bitsPerS = (frameHeaderAt(chunk, 0)?.bitrateKbps ?? 0) * 1000;
+    if (this.bitsPerS === 0) return;
+    this.received += chunk.length;
+    const ahead = (this.received * 8) / this.bitsPerS - (performance.now() - this.answeredAt) / 1000;
+    this.upstreamBurstS = Math.max(this.upstreamBurstS, ahead);
   }
 
   private relay(upstream: IncomingMessage): void {
@@ -174,6 +211,7 @@ class Feed implements MountFeed {
         aligner = null;
       }
       this.burst.push(chunk);
+      this.time(chunk);
       for (const listener of this.live) send(listener, chunk, this.deps.log);
     });
     // Icecast itself drops a source silent for 10 s, so only a longer silence ends the stream here.

@@ -50,8 +50,19 @@ export interface NowPlayingEvents {
 
 export type PushRefusal = 'bad_request' | 'closing' | 'busy';
 
-/** One SSE event: the state as JSON on one data line (JSON escapes every line break). */
-export const eventOf = (nowPlaying: NowPlaying): Buffer => Buffer.from(`data: ${JSON.stringify(nowPlaying)}\n\n`);
+/**
+ * One SSE event: the state as JSON on one data line (JSON escapes every line break). The newest
+ * listener, when there is one, as durations only (no clock of ours is compared with a browser's):
+ * `lag`, seconds of past audio it started with; `behind`, ms from its first byte being at the live
+ * edge to this event being written (docs/decisions/057).
+ */
+export function eventOf(nowPlaying: NowPlaying): Buffer {
+  const { newest, ...state } = nowPlaying;
+  const sent = newest
+    ? { ...state, lag: Math.round(newest.lagS * 1000) / 1000, behind: Math.round(performance.now() - newest.fromMs) }
+    : state;
+  return Buffer.from(`data: ${JSON.stringify(sent)}\n\n`);
+}
 
 /**
  * The head, given to writeHead as a list: no header object is kept on each of 10,000 responses
@@ -114,12 +125,12 @@ export function createNowPlayingEvents(
     return entry;
   };
 
-  /** The current state's event, built once per state for every client that joins. */
+  /** The current state's event, built once per state for every client that joins (its `behind` anew). */
   const currentEvent = (port: number): Buffer | null => {
     const state = reader.current(port);
     if (!state) return null;
     const last = ports.get(port)?.last;
-    return last?.state === state ? last.event : eventOf(state);
+    return last?.state === state && !state.newest ? last.event : eventOf(state);
   };
 
   /** One 'close' listener per client frees its slot and its place (one closure each, times 10,000). */

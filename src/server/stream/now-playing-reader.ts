@@ -5,6 +5,10 @@
  * change is handed to the followers. Status polling was chosen over the in-band ICY metadata of
  * the upstream connection (docs/decisions/022): it learns of a change within a poll (half a second), and it also
  * works when nobody plays the stream (the /radio page shows the title before the first play).
+ * The relay's live edge is the station's (after its first burst Icecast hands on each byte as it
+ * comes), so a change is pushed when the live edge carries it, late by at most a poll; each state
+ * also says how late the newest listener hears that edge (`lag`), for its player to show the
+ * title of what it hears (docs/decisions/057).
  */
 import type { IcecastStatus, NowPlaying } from './icecast-status.ts';
 import { type LocalListeners, withLocalListeners } from './now-playing.ts';
@@ -44,7 +48,9 @@ export function createNowPlayingReader(status: IcecastStatus, local: LocalListen
       state.polling = false;
       return;
     }
-    const next = withLocalListeners(reading.nowPlaying, local(port));
+    const mine = local(port);
+    let next = withLocalListeners(reading.nowPlaying, mine);
+    if (mine.newest) next = { ...next, newest: mine.newest };
     if (!same(state.latest, next)) {
       state.latest = next;
       for (const onChange of state.followers) onChange(next);

@@ -12,7 +12,13 @@ import { requestedPort } from './port-param.ts';
  * This process's own listeners of a port, whether it relays the mount (then Icecast counts it as
  * one), and whether it records it (the rewind recorder's connection, one more; absent: not).
  */
-export type LocalListeners = (port: number) => { relaying: boolean; count: number; recording?: boolean };
+export type LocalListeners = (port: number) => {
+  relaying: boolean;
+  count: number;
+  recording?: boolean;
+  /** The newest listener (mount-feed.ts `newest`; null or absent: not relaying). */
+  newest?: { lagS: number; fromMs: number } | null;
+};
 
 /**
  * Icecast counts each process that relays the mount as one listener, and its rewind recorder as

@@ -39,6 +39,8 @@ export interface StreamProxy {
   readonly listening: ListeningFigures;
   /** Whether this process relays the port's mount right now. */
   relaying(port: number): boolean;
+  /** The port's newest listener: the past audio it started with and when its first byte was live (mount-feed.ts). */
+  newest(port: number): { lagS: number; fromMs: number } | null;
 }
 
 export interface StreamProxyDeps {
@@ -115,5 +117,6 @@ export function createStreamProxy(
     listeners: (port) => registry.count(port),
     listening: registry.listening,
     relaying: (port) => feeds.get(port)?.liveHeaders != null,
+    newest: (port) => feeds.get(port)?.newest ?? null,
   };
 }

@@ -4,6 +4,7 @@
  * only from then on) and bound for the rest of the page's life.
  * https://w3c.github.io/mediasession/
  */
+import { installHeardTitle } from './heard-title-store.ts';
 import { onAirTitle } from './now-playing.ts';
 import type { RadioController } from './radio-controller.ts';
 import { playerStatus } from './radio-player-logic.ts';
@@ -16,6 +17,8 @@ const ARTWORK: MediaImage[] = [
 ];
 
 export function bindMediaSession(controller: RadioController): void {
+  // From here on the card, the bar and the lock screen show the title of what is heard.
+  installHeardTitle(controller);
   if (typeof navigator === 'undefined' || !('mediaSession' in navigator)) return;
   const session = navigator.mediaSession;
   const handlers: [MediaSessionAction, () => void][] = [

@@ -10,12 +10,17 @@ import { DEFAULT_TITLE } from './constants.ts';
 export interface NowPlayingInfo {
   title: string | null;
   listeners: number | null;
+  /** As pushed, unchecked: the relay's newest listener (heard-title.ts reads them). */
+  lag?: unknown;
+  behind?: unknown;
 }
 
 export function parseNowPlaying(data: unknown): NowPlayingInfo | null {
   if (typeof data !== 'object' || data === null) return null;
   const { title, listeners } = data as Record<string, unknown>;
   return {
+    // The rest as pushed, unchecked (the heard title checks what it reads: heard-title.ts).
+    ...data,
     title: typeof title === 'string' && title.trim() ? title : null,
     listeners: typeof listeners === 'number' && Number.isInteger(listeners) && listeners >= 0 ? listeners : null,
   };

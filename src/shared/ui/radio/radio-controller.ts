@@ -22,7 +22,10 @@ export interface RadioController {
   subscribe(listener: () => void): () => void;
   getSnapshot(): RadioState;
   send(command: RadioCommand): void;
+  /** What is on air; from the first play, what is heard (heard-title-store.ts puts its store here). */
   nowPlaying: NowPlayingStore;
+  /** The one audio element (the heard title reads its clock). */
+  audio: HTMLAudioElement;
   /** The station's name (the masthead): the bar and the lock screen show it. */
   station: string;
 }
@@ -170,6 +173,7 @@ export function createRadioController(
     getSnapshot: () => state,
     send: dispatch,
     nowPlaying,
+    audio,
     station,
   };
   return controller;

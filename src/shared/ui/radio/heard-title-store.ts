@@ -1,0 +1,105 @@
+/**
+ * Binds the heard title's rules (heard-title.ts) to the player, at the first play (this module is
+ * in the Media Session's chunk, never in a first load): `installHeardTitle` puts a store of what
+ * is heard in place of `controller.nowPlaying`, so the /radio card, the bar and the lock screen,
+ * which all read `controller.nowPlaying`, show the title of what is heard with no change of their
+ * own. The pushed store stays underneath: it keeps the push connection (retain) and feeds this one.
+ */
+import {
+  type Connection,
+  connectionAt,
+  heardAtLive,
+  liveView,
+  newestOf,
+  pushed,
+  rewoundView,
+  type TitleMark,
+  withPush,
+} from './heard-title.ts';
+import type { NowPlayingInfo, NowPlayingStore } from './now-playing.ts';
+import type { RadioController } from './radio-controller.ts';
+import { isListening } from './radio-player-logic.ts';
+import type { RewindWindow } from '../../rewind.ts';
+
+/** What the rewind player tells (its rewind-player.ts `RewindView`): the position heard while rewound. */
+export interface RewindSource {
+  heardAt(): number | null;
+  window(): RewindWindow | null;
+  subscribe(listener: () => void): () => void;
+}
+
+const installed = new WeakSet<RadioController>();
+
+export function installHeardTitle(controller: RadioController, rewind?: RewindSource): void {
+  if (installed.has(controller)) return;
+  installed.add(controller);
+  const { audio } = controller;
+  const pushedStore: NowPlayingStore = controller.nowPlaying;
+  const listeners = new Set<() => void>();
+  let marks: TitleMark[] = [];
+  const known = newestOf(pushedStore.getSnapshot());
+  let latestLag = known?.lagS ?? null;
+  // The first connection began before this chunk arrived: the push already read tells it roughly
+  // (as if it had just arrived); the next push once there is data tells it exactly.
+  let connection: Connection | null = audio.hasAttribute('src')
+    ? { startedAt: Number.NEGATIVE_INFINITY, fromMs: known ? performance.now() - known.behindMs : null, settled: false }
+    : null;
+  let shown: NowPlayingInfo | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const onPush = () => {
+    const info = pushedStore.getSnapshot();
+    const now = performance.now();
+    if (info) marks = pushed(marks, info, now);
+    const newest = newestOf(info);
+    latestLag = newest?.lagS ?? latestLag;
+    if (connection) connection = withPush(connection, now, newest, audio.readyState >= HTMLMediaElement.HAVE_METADATA);
+    update();
+  };
+  const initial = pushedStore.getSnapshot();
+  if (initial) marks = pushed(marks, initial, Number.NEGATIVE_INFINITY);
+
+  function heardAt(): number | null {
+    // Not listening (stopped, paused): what is on air now.
+    if (!isListening(controller.getSnapshot())) return Number.POSITIVE_INFINITY;
+    return heardAtLive(connection, audio.currentTime);
+  }
+
+  function update(): void {
+    clearTimeout(timer);
+    let next: NowPlayingInfo | null;
+    const rewoundAt = rewind?.heardAt() ?? null;
+    const window = rewind?.window() ?? null;
+    if (rewoundAt !== null && window) {
+      next = rewoundView(window, rewoundAt, marks.at(-1)?.info ?? null);
+    } else {
+      const view = liveView(marks, heardAt(), shown);
+      next = view.info;
+      // Checked again when the next title is due (and at every timeupdate: a wait for data delays it).
+      if (view.nextInMs !== null) timer = setTimeout(update, Math.max(0, view.nextInMs));
+    }
+    if (next?.title === shown?.title && next?.listeners === shown?.listeners) return;
+    shown = next;
+    for (const listener of listeners) listener();
+  }
+
+  // A new source (src assigned: a new connection, currentTime from 0) starts behind the live edge again.
+  audio.addEventListener('loadstart', () => {
+    connection = connectionAt(performance.now(), latestLag);
+    update();
+  });
+  audio.addEventListener('timeupdate', update);
+  pushedStore.subscribe(onPush);
+  controller.subscribe(update);
+  rewind?.subscribe(update);
+  shown = liveView(marks, heardAt(), pushedStore.getSnapshot()).info;
+
+  controller.nowPlaying = {
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    getSnapshot: () => shown,
+    retain: () => pushedStore.retain(),
+  };
+}
