@@ -19,18 +19,11 @@ import {
 import type { NowPlayingInfo, NowPlayingStore } from './now-playing.ts';
 import type { RadioController } from './radio-controller.ts';
 import { isListening } from './radio-player-logic.ts';
-import type { RewindWindow } from '../../rewind.ts';
-
-/** What the rewind player tells (its rewind-player.ts `RewindView`): the position heard while rewound. */
-export interface RewindSource {
-  heardAt(): number | null;
-  window(): RewindWindow | null;
-  subscribe(listener: () => void): () => void;
-}
+import type { RewindView } from './rewind-player.ts';
 
 const installed = new WeakSet<RadioController>();
 
-export function installHeardTitle(controller: RadioController, rewind?: RewindSource): void {
+export function installHeardTitle(controller: RadioController, rewind?: RewindView): void {
   if (installed.has(controller)) return;
   installed.add(controller);
   const { audio } = controller;

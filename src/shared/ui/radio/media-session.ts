@@ -8,6 +8,7 @@ import { installHeardTitle } from './heard-title-store.ts';
 import { onAirTitle } from './now-playing.ts';
 import type { RadioController } from './radio-controller.ts';
 import { playerStatus } from './radio-player-logic.ts';
+import { rewindView } from './rewind-player.ts';
 
 /** The site's icons in the sizes the web app manifest lists (public/manifest.webmanifest). */
 const ARTWORK: MediaImage[] = [
@@ -18,7 +19,7 @@ const ARTWORK: MediaImage[] = [
 
 export function bindMediaSession(controller: RadioController): void {
   // From here on the card, the bar and the lock screen show the title of what is heard.
-  installHeardTitle(controller);
+  installHeardTitle(controller, rewindView(controller));
   if (typeof navigator === 'undefined' || !('mediaSession' in navigator)) return;
   const session = navigator.mediaSession;
   const handlers: [MediaSessionAction, () => void][] = [
