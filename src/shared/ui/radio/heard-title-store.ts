@@ -39,6 +39,7 @@ export function installHeardTitle(controller: RadioController, rewind?: RewindVi
     : null;
   let shown: NowPlayingInfo | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let rewound = false;
 
   const onPush = () => {
     const info = pushedStore.getSnapshot();
@@ -46,7 +47,7 @@ export function installHeardTitle(controller: RadioController, rewind?: RewindVi
     if (info) marks = pushed(marks, info, now);
     const newest = newestOf(info);
     latestLag = newest?.lagS ?? latestLag;
-    if (connection) connection = withPush(connection, now, newest, audio.readyState >= HTMLMediaElement.HAVE_METADATA);
+    if (connection) connection = withPush(connection, now, newest, audio.readyState >= 1 /* HAVE_METADATA */);
     update();
   };
   const initial = pushedStore.getSnapshot();
@@ -58,19 +59,25 @@ export function installHeardTitle(controller: RadioController, rewind?: RewindVi
     return heardAtLive(connection, audio.currentTime);
   }
 
-  function update(): void {
-    clearTimeout(timer);
-    let next: NowPlayingInfo | null;
+  /** What to show now; schedules the next check when a pushed title is due. */
+  function view(): NowPlayingInfo | null {
     const rewoundAt = rewind?.heardAt() ?? null;
     const window = rewind?.window() ?? null;
     if (rewoundAt !== null && window) {
-      next = rewoundView(window, rewoundAt, marks.at(-1)?.info ?? null);
-    } else {
-      const view = liveView(marks, heardAt(), shown);
-      next = view.info;
-      // Checked again when the next title is due (and at every timeupdate: a wait for data delays it).
-      if (view.nextInMs !== null) timer = setTimeout(update, Math.max(0, view.nextInMs));
+      rewound = true;
+      return rewoundView(window, rewoundAt, marks.at(-1)?.info ?? null);
     }
+    // Back from the window, until the live connection's time is known: what is on air, not the window's title.
+    const live = liveView(marks, heardAt(), rewound ? (marks.at(-1)?.info ?? null) : shown);
+    rewound = false;
+    // Checked again when the next title is due (and at every timeupdate: a wait for data delays it).
+    if (live.nextInMs !== null) timer = setTimeout(update, Math.max(0, live.nextInMs));
+    return live.info;
+  }
+
+  function update(): void {
+    clearTimeout(timer);
+    const next = view();
     if (next?.title === shown?.title && next?.listeners === shown?.listeners) return;
     shown = next;
     for (const listener of listeners) listener();
