@@ -45,6 +45,9 @@ export async function buildServiceWorker(layout: OutputLayout): Promise<number> 
     swDest: join(layout.client, SERVICE_WORKER_PATH.slice(1)),
     globDirectory: layout.client,
     globPatterns: ['assets/*.js'],
+    // hls.js (the rewind window's player, 114 KiB gzip) is fetched at a reader's first rewind, never by
+    // every install: offline there is no window to play (decision 056).
+    globIgnores: ['assets/hls.light-*.js'],
     // The names carry esbuild's content hash: no revision needed.
     dontCacheBustURLsMatching: /-[A-Z0-9]{8}\.js$/,
   });

@@ -21,7 +21,8 @@ function helmetFor(site: SiteConfig): RequestHandler {
         imgSrc: ["'self'", 'data:', site.bookCoverOrigin, origin(site.adScriptUrl)],
         frameSrc: [origin(site.imageboardUrl), origin(site.contactFormUrl)],
         connectSrc: ["'self'"],
-        mediaSrc: ["'self'"],
+        // blob: the rewind window played through hls.js, whose MediaSource the element plays by a blob: URL (decision 056).
+        mediaSrc: ["'self'", 'blob:'],
         fontSrc: ["'self'"],
         manifestSrc: ["'self'"],
         // The service worker (/sw.js, decision 052); nothing else starts a worker.

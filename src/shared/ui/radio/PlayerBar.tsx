@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useApp } from '../app-context.tsx';
 import { useNavigation } from '../navigation.tsx';
 import { PrefetchLink } from '../PrefetchLink.tsx';
 import { BUFFERING, RECONNECTING, STATUS_TEXT } from './constants.ts';
@@ -6,6 +7,7 @@ import { onAirTitle } from './now-playing.ts';
 import { MuteButton, PlayPauseButton, StopRetryingButton } from './PlayerButtons.tsx';
 import type { RadioController } from './radio-controller.ts';
 import { playButtonAction, playerStatus, type PlayerStatus } from './radio-player-logic.ts';
+import { RewindControls, rewoundText, useRewind } from './RewindControls.tsx';
 import { ScrollingTitle } from './ScrollingTitle.tsx';
 import { useNowPlaying, useRadioState } from './useRadioPlayer.ts';
 
@@ -43,12 +45,25 @@ export function PlayerBar({ controller }: { controller: RadioController }) {
   const status = playerStatus(state);
   const { send } = controller;
   const announcement = useSettledAnnouncement(ANNOUNCED[status] ?? '');
-  const statusText = status === 'playing' || status === 'idle' ? controller.station : STATUS_TEXT[status];
+  const { streamPort } = useApp();
+  const heard = useRewind(controller, streamPort).heardAt;
+  // While rewound the line says where the visitor is (paused there, a play resumes there).
+  const calm = status === 'playing' || status === 'idle';
+  const statusText = !calm
+    ? STATUS_TEXT[status]
+    : heard === null
+      ? controller.station
+      : rewoundText(heard, status === 'idle');
 
   return (
     <>
       <div className="player-bar-spacer" />
-      <section className="player-bar" aria-label="Radio player" data-status={status}>
+      <section
+        className="player-bar"
+        aria-label="Radio player"
+        data-status={status}
+        data-mode={heard === null ? 'live' : 'rewound'}
+      >
         <div className="player-bar__inner container">
           <PlayPauseButton action={playButtonAction(state)} className="player-bar__play" send={send} />
           <MuteButton muted={state.muted} className="player-bar__mute" onToggle={() => send({ type: 'toggle-mute' })} />
@@ -70,6 +85,9 @@ export function PlayerBar({ controller }: { controller: RadioController }) {
           <PrefetchLink to="/radio" className="player-bar__link">
             Radio<span className="player-bar__link-more"> page</span>
           </PrefetchLink>
+        </div>
+        <div className="player-bar__rewind container">
+          <RewindControls controller={controller} port={streamPort} />
         </div>
       </section>
     </>

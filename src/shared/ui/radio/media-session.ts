@@ -8,6 +8,7 @@ import { installHeardTitle } from './heard-title-store.ts';
 import { onAirTitle } from './now-playing.ts';
 import type { RadioController } from './radio-controller.ts';
 import { playerStatus } from './radio-player-logic.ts';
+import { backTarget, clampToWindow, forwardTarget, NEAR_LIVE_MS, rewindBlocked, windowSpan } from './rewind-logic.ts';
 import { rewindView } from './rewind-player.ts';
 
 /** The site's icons in the sizes the web app manifest lists (public/manifest.webmanifest). */
@@ -22,14 +23,43 @@ export function bindMediaSession(controller: RadioController): void {
   installHeardTitle(controller, rewindView(controller));
   if (typeof navigator === 'undefined' || !('mediaSession' in navigator)) return;
   const session = navigator.mediaSession;
-  const handlers: [MediaSessionAction, () => void][] = [
+  const handlers: [MediaSessionAction, (details: MediaSessionActionDetails) => void][] = [
     // While nothing is heard (buffering, reconnecting) the lock screen shows Play: it connects again at once.
     ['play', () => controller.send({ type: 'play' })],
     ['pause', () => controller.send({ type: 'pause' })],
     // A live stream has nothing to return to: stop is pause (which also lets go of the connection).
     ['stop', () => controller.send({ type: 'pause' })],
   ];
-  for (const [action, handler] of handlers) {
+  // Seeking over the rewind window (rewind-player.ts): its start is position 0, the live edge its duration.
+  const rewind = rewindView(controller);
+  const span = () => (rewindBlocked(rewind.window()) ? null : windowSpan(rewind.window()));
+  const seekHandlers: [MediaSessionAction, (details: MediaSessionActionDetails) => void][] = [
+    [
+      'seekbackward',
+      () => {
+        const s = span();
+        if (s) rewind.go(backTarget(rewind.heardAt(), Date.now(), s));
+      },
+    ],
+    [
+      'seekforward',
+      () => {
+        const s = span();
+        const heard = rewind.heardAt();
+        if (s && heard !== null) rewind.go(forwardTarget(heard, s));
+      },
+    ],
+    [
+      'seekto',
+      (details) => {
+        const s = span();
+        if (!s || details.seekTime === undefined) return;
+        const at = s.start + details.seekTime * 1_000;
+        rewind.go(at >= s.end - NEAR_LIVE_MS ? 'live' : clampToWindow(at, s));
+      },
+    ],
+  ];
+  for (const [action, handler] of [...handlers, ...seekHandlers]) {
     try {
       session.setActionHandler(action, handler);
     } catch {
@@ -46,8 +76,20 @@ export function bindMediaSession(controller: RadioController): void {
     }
     // "playing" only while audio plays: never over the silence of connecting, buffering or reconnecting.
     session.playbackState = playerStatus(controller.getSnapshot()) === 'playing' ? 'playing' : 'paused';
+    // Where the visitor is in the window: its length so far, the position heard (live: the end).
+    const s = span();
+    if (!s || !session.setPositionState) return;
+    const duration = Math.max(0, (s.end - s.start) / 1_000);
+    const heard = rewind.heardAt();
+    const position = heard === null ? duration : Math.min(duration, Math.max(0, (heard - s.start) / 1_000));
+    try {
+      session.setPositionState({ duration, position, playbackRate: 1 });
+    } catch {
+      /* a position the browser refuses: the lock screen keeps the last one */
+    }
   };
   controller.subscribe(update);
   controller.nowPlaying.subscribe(update);
+  rewind.subscribe(update);
   update();
 }

@@ -28,6 +28,8 @@ export interface RadioController {
   audio: HTMLAudioElement;
   /** The station's name (the masthead): the bar and the lock screen show it. */
   station: string;
+  /** Gives the element its source on each connect instead of the live stream: set by rewind-player.ts while rewound. */
+  attach?: ((audio: HTMLAudioElement) => void) | undefined;
 }
 
 export interface RadioControllerOptions {
@@ -36,7 +38,12 @@ export interface RadioControllerOptions {
 }
 
 /** Performs the rules' effects on the element and the timers; results come back through `dispatch`. */
-function effectRunner(audio: HTMLAudioElement, urls: StreamUrls, dispatch: (event: RadioEvent) => void) {
+function effectRunner(
+  audio: HTMLAudioElement,
+  urls: StreamUrls,
+  dispatch: (event: RadioEvent) => void,
+  source: () => RadioController['attach'],
+) {
   let retryTimer = 0;
   let stallTimer = 0;
   const clearRetry = () => {
@@ -48,7 +55,9 @@ function effectRunner(audio: HTMLAudioElement, urls: StreamUrls, dispatch: (even
       case 'connect': {
         const { session } = effect;
         // Assigning src (even the same one) starts a new request: the live edge, not an old buffer.
-        audio.src = urls.stream;
+        const attach = source();
+        if (attach) attach(audio);
+        else audio.src = urls.stream;
         audio.play().then(
           () => dispatch({ type: 'play-resolved', session }),
           () => dispatch({ type: 'play-rejected', session, mediaError: audio.error !== null }),
@@ -128,7 +137,12 @@ export function createRadioController(
   let releaseNowPlaying: (() => void) | null = null;
   const listeners = new Set<() => void>();
   const nowPlaying = createNowPlaying(urls.nowPlaying);
-  const perform = effectRunner(audio, urls, (event) => dispatch(event));
+  const perform = effectRunner(
+    audio,
+    urls,
+    (event) => dispatch(event),
+    () => controller.attach,
+  );
 
   function dispatch(event: RadioEvent): void {
     const before = state;
