@@ -338,4 +338,23 @@ describe('with a real Icecast', () => {
     expect(told.lag).toBe(all().at(-1)!.lag);
     expect(told.behind).toBeGreaterThan(all().at(-1)!.behind!);
   });
+
+  it('dates a title change (`changed`: ms since it started, halfway between the readings) but not the title found at the first reading', async () => {
+    const app = await appFor(ice.port);
+    const push = await follow(`${app.url}${EVENTS}`);
+    await until('the first event', () => events(push).length > 0);
+    type Dated = { title?: string; changed?: number };
+    expect(events(push)[0]).not.toHaveProperty('changed');
+    const title = `Night Desk ${Date.now()}`;
+    await changeTitleUntilSeen(ice, title, () => titles(push).includes(title));
+    const change = (events(push) as Dated[]).find((e) => e.title === title)!;
+    expect(change.changed).toBeGreaterThanOrEqual(0);
+    // Told anew to a client that comes later: further from the change.
+    const later = await follow(`${app.url}${EVENTS}`);
+    await until('its first event', () => events(later).length > 0);
+    const told = events(later)[0] as Dated;
+    // (ezstream may have set its file's title again meanwhile: compare the same title's events.)
+    const before = (events(push) as Dated[]).findLast((e) => e.title === told.title)!;
+    expect(told.changed).toBeGreaterThan(before.changed!);
+  });
 });

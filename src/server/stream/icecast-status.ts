@@ -26,6 +26,12 @@ export interface NowPlaying {
    * not relay the mount. Not a change of its own: it rides on one.
    */
   newest?: { lagS: number; fromMs: number };
+  /**
+   * Pushed only (now-playing-reader.ts): when (performance.now()) the title started, halfway
+   * between the status reading without it and the one with it; an event says it as ms before it
+   * was written (`changed`). Absent when the title was there at the first reading.
+   */
+  titleSince?: number;
 }
 
 export const UNKNOWN: NowPlaying = { live: null, title: null, listeners: null };

@@ -54,13 +54,15 @@ export type PushRefusal = 'bad_request' | 'closing' | 'busy';
  * One SSE event: the state as JSON on one data line (JSON escapes every line break). The newest
  * listener, when there is one, as durations only (no clock of ours is compared with a browser's):
  * `lag`, seconds of past audio it started with; `behind`, ms from its first byte being at the live
- * edge to this event being written (docs/decisions/057).
+ * edge to this event being written; and `changed`, ms since the title started (docs/decisions/057).
  */
 export function eventOf(nowPlaying: NowPlaying): Buffer {
-  const { newest, ...state } = nowPlaying;
-  const sent = newest
-    ? { ...state, lag: Math.round(newest.lagS * 1000) / 1000, behind: Math.round(performance.now() - newest.fromMs) }
-    : state;
+  const { newest, titleSince, ...state } = nowPlaying;
+  const now = performance.now();
+  const sent: Record<string, unknown> = { ...state };
+  if (newest)
+    Object.assign(sent, { lag: Math.round(newest.lagS * 1000) / 1000, behind: Math.round(now - newest.fromMs) });
+  if (titleSince !== undefined) sent.changed = Math.round(now - titleSince);
   return Buffer.from(`data: ${JSON.stringify(sent)}\n\n`);
 }
 
@@ -130,7 +132,7 @@ export function createNowPlayingEvents(
     const state = reader.current(port);
     if (!state) return null;
     const last = ports.get(port)?.last;
-    return last?.state === state && !state.newest ? last.event : eventOf(state);
+    return last?.state === state && !state.newest && state.titleSince === undefined ? last.event : eventOf(state);
   };
 
   /** One 'close' listener per client frees its slot and its place (one closure each, times 10,000). */

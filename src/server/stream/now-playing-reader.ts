@@ -32,6 +32,8 @@ interface PortState {
   followers: Set<(nowPlaying: NowPlaying) => void>;
   polling: boolean;
   timer?: NodeJS.Timeout;
+  /** When the previous reading came (performance.now()): a new title started between it and the next. */
+  readAt?: number;
 }
 
 export function createNowPlayingReader(status: IcecastStatus, local: LocalListeners): NowPlayingReader {
@@ -48,9 +50,18 @@ export function createNowPlayingReader(status: IcecastStatus, local: LocalListen
       state.polling = false;
       return;
     }
+    const readAt = performance.now();
     const mine = local(port);
     let next = withLocalListeners(reading.nowPlaying, mine);
     if (mine.newest) next = { ...next, newest: mine.newest };
+    // The title's start, halfway between the reading that did not have it and the one that does
+    // (unknown for the first reading: it started before anyone asked).
+    const titleSince =
+      state.latest?.title === next.title
+        ? state.latest.titleSince
+        : state.latest && state.readAt && (state.readAt + readAt) / 2;
+    if (titleSince) next = { ...next, titleSince };
+    state.readAt = readAt;
     if (!same(state.latest, next)) {
       state.latest = next;
       for (const onChange of state.followers) onChange(next);
@@ -74,6 +85,7 @@ export function createNowPlayingReader(status: IcecastStatus, local: LocalListen
         state.followers.delete(onChange);
         if (state.followers.size > 0) return;
         state.latest = null;
+        state.readAt = undefined;
         if (state.timer) {
           clearTimeout(state.timer);
           state.timer = undefined;

@@ -90,6 +90,20 @@ describe('the heard title on the player', () => {
     expect(p.shown()).toBe('Evening News');
   });
 
+  it('dates a pushed title by `changed`: the relay learnt it that long after it started', () => {
+    const p = player();
+    installHeardTitle(p.controller);
+    p.connect();
+    p.push({ title: 'Morning Show', listeners: 3, lag: 4, behind: 4_000 } as NowPlayingInfo);
+    p.play(1);
+    // Started 300 ms before the push: heard 300 ms sooner than its arrival + 4 s.
+    p.push({ title: 'Evening News', listeners: 3, lag: 4, behind: 5_000, changed: 300 } as NowPlayingInfo);
+    p.play(3.65);
+    expect(p.shown()).toBe('Morning Show');
+    p.play(0.1);
+    expect(p.shown()).toBe('Evening News');
+  });
+
   it('shows what is on air once the listener stops', () => {
     const p = player();
     installHeardTitle(p.controller);

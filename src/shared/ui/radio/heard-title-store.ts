@@ -9,6 +9,7 @@ import {
   type Connection,
   connectionAt,
   heardAtLive,
+  isDuration,
   liveView,
   newestOf,
   pushed,
@@ -44,7 +45,8 @@ export function installHeardTitle(controller: RadioController, rewind?: RewindVi
   const onPush = () => {
     const info = pushedStore.getSnapshot();
     const now = performance.now();
-    if (info) marks = pushed(marks, info, now);
+    // Dated by the relay's estimate of the change (`changed` ms before the push), else by its arrival.
+    if (info) marks = pushed(marks, info, now - (isDuration(info.changed) ? info.changed : 0));
     const newest = newestOf(info);
     latestLag = newest?.lagS ?? latestLag;
     if (connection) connection = withPush(connection, now, newest, audio.readyState >= 1 /* HAVE_METADATA */);

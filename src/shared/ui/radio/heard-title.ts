@@ -5,8 +5,9 @@
  * Live, a new listener starts from the relay's burst (up to 64 KiB of past audio; on the relay's
  * first connection, Icecast's burst instead). All times here are this page's clock
  * (performance.now(), ms); no server clock is compared with it, only durations the relay measured:
- * - A title starts when its push arrives: the relay's live edge is the station's (after its own
- *   burst, Icecast hands on each byte as it comes) and a change is pushed within a status poll.
+ * - A title started `changed` ms before its push arrived (absent: at the arrival): the relay's live
+ *   edge is the station's (after its own burst, Icecast hands on each byte as it comes), and the
+ *   relay dates a change halfway between the status reading without it and the one with it.
  * - Each push says, of the relay's newest listener, how many seconds of past audio it started
  *   with (`lag`) and how long before the push its first byte was at the live edge (`behind`, ms).
  *   The first push to arrive once a connection has data (so after the relay took it in) is about
@@ -52,7 +53,7 @@ export interface Newest {
   behindMs: number;
 }
 
-const isDuration = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;
+export const isDuration = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;
 
 /** The newest listener a push tells of, when it tells one (durations, finite, not negative). */
 export const newestOf = (info: { lag?: unknown; behind?: unknown } | null): Newest | null =>

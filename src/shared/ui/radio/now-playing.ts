@@ -13,6 +13,7 @@ export interface NowPlayingInfo {
   /** As pushed, unchecked: the relay's newest listener (heard-title.ts reads them). */
   lag?: unknown;
   behind?: unknown;
+  changed?: unknown;
 }
 
 export function parseNowPlaying(data: unknown): NowPlayingInfo | null {
