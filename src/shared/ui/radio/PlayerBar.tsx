@@ -3,7 +3,7 @@ import { useApp } from '../app-context.tsx';
 import { useNavigation } from '../navigation.tsx';
 import { PrefetchLink } from '../PrefetchLink.tsx';
 import { BUFFERING, RECONNECTING, STATUS_TEXT } from './constants.ts';
-import { onAirTitle } from './now-playing.ts';
+import { onAirTitle } from './heard-title.ts';
 import { MuteButton, PlayPauseButton, StopRetryingButton } from './PlayerButtons.tsx';
 import type { RadioController } from './radio-controller.ts';
 import { playButtonAction, playerStatus, type PlayerStatus } from './radio-player-logic.ts';

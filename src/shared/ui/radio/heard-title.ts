@@ -20,7 +20,14 @@
  * `titleAt` that time.
  */
 import { type RewindWindow, titleAt } from '../../rewind.ts';
+import { DEFAULT_TITLE } from './constants.ts';
 import type { NowPlayingInfo } from './now-playing.ts';
+
+/**
+ * The programme's name for the bar and the lock screen: the station's title, else "Live Radio".
+ * Here, in the chunks of the first play, not in now-playing.ts (the /radio page's first load).
+ */
+export const onAirTitle = (info: NowPlayingInfo | null): string => info?.title ?? DEFAULT_TITLE;
 
 /** A title pushed, with the page-clock time it started at the station (-Infinity: before we knew). */
 export interface TitleMark {

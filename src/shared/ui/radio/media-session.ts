@@ -5,7 +5,7 @@
  * https://w3c.github.io/mediasession/
  */
 import { installHeardTitle } from './heard-title-store.ts';
-import { onAirTitle } from './now-playing.ts';
+import { onAirTitle } from './heard-title.ts';
 import type { RadioController } from './radio-controller.ts';
 import { playerStatus } from './radio-player-logic.ts';
 import { backTarget, clampToWindow, forwardTarget, NEAR_LIVE_MS, rewindBlocked, windowSpan } from './rewind-logic.ts';

@@ -5,7 +5,6 @@
  * someone retains the store: the /radio card while shown, the player while
  * the visitor listens.
  */
-import { DEFAULT_TITLE } from './constants.ts';
 
 export interface NowPlayingInfo {
   title: string | null;
@@ -26,9 +25,6 @@ export function parseNowPlaying(data: unknown): NowPlayingInfo | null {
     listeners: typeof listeners === 'number' && Number.isInteger(listeners) && listeners >= 0 ? listeners : null,
   };
 }
-
-/** The programme's name for the bar and the lock screen: the station's title, else "Live Radio". */
-export const onAirTitle = (info: NowPlayingInfo | null): string => info?.title ?? DEFAULT_TITLE;
 
 /** "3 listeners tuned in"; nothing for an unknown count or zero (an empty room is not news). */
 export function listenersText(info: NowPlayingInfo | null): string {

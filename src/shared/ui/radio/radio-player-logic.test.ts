@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_VOLUME, PLAY_FAILED, STREAM_UNAVAILABLE, streamUrls } from './constants.ts';
-import { listenersText, onAirTitle, parseNowPlaying } from './now-playing.ts';
+import { onAirTitle } from './heard-title.ts';
+import { listenersText, parseNowPlaying } from './now-playing.ts';
 import {
   initialRadioState,
   playButtonAction,
