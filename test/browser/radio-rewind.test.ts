@@ -14,6 +14,8 @@ import {
   REWIND_FAILED,
   REWIND_UNAVAILABLE,
 } from '../../src/shared/ui/radio/rewind-logic.ts';
+import { PLAYING_LIVE } from '../../src/shared/ui/radio/constants.ts';
+import { PLAYING_BACK } from '../../src/shared/ui/radio/rewind-player.ts';
 import { useStationAppAndBrowser } from '../support/app-and-browser.ts';
 import { blockThirdParties, recordStreamRequests } from '../support/browser.ts';
 import { until } from '../support/wait.ts';
@@ -109,6 +111,7 @@ const button = (page: Page, name: string) => bar(page).getByRole('button', { nam
 const currentTime = (page: Page) => page.locator('audio').evaluate((a: HTMLAudioElement) => a.currentTime);
 const statusLine = (page: Page) => bar(page).locator('.player-bar__station').innerText();
 const rewindNote = (page: Page) => bar(page).locator('.rewind__note');
+const cardStatus = (page: Page) => page.getByRole('region', { name: 'Live Radio' }).getByRole('status').innerText();
 const mode = (page: Page) => bar(page).getAttribute('data-mode');
 /** The wall clock heard (epoch ms) while rewound, as the bar has it; null while live. */
 async function heard(page: Page): Promise<number | null> {
@@ -153,6 +156,7 @@ describe('back, forward, live', () => {
     await backThirty(listening);
     await positionShown(page);
     await expect.poll(() => rewindNote(page).innerText()).toMatch(/^\d+ s behind live$/);
+    await expect.poll(() => cardStatus(page)).toBe(PLAYING_BACK);
     expect(streamRequests).toHaveLength(1);
 
     await backThirty(listening);
@@ -184,6 +188,7 @@ describe('back, forward, live', () => {
     expect(segments.length).toBe(segmentsLive);
     expect(await statusLine(page)).toBe('The Chicago Lakefront Ledger');
     expect(await rewindNote(page).innerText()).toBe('');
+    await expect.poll(() => cardStatus(page)).toBe(PLAYING_LIVE);
   }, 150_000);
 
   it('rewound, the reader navigates: the same element plays on at the rewound point on every page', async () => {
@@ -252,6 +257,7 @@ describe('the window’s states', () => {
     await expect.poll(() => button(page, 'Back 30 seconds').isEnabled()).toBe(true);
     await button(page, 'Back 30 seconds').click();
     await expect.poll(() => rewindNote(page).innerText(), { timeout: 60_000 }).toBe(REWIND_FAILED);
+    expect(await bar(page).getByRole('status').filter({ hasText: REWIND_FAILED }).count()).toBe(1);
     await expect.poll(() => mode(page)).toBe('live');
     await expect.poll(() => streamRequests.length).toBe(2);
     await audioAdvances(page);

@@ -83,6 +83,10 @@ export function RewindControls({ controller, port }: { controller: RadioControll
       <p className="rewind__note" id={NOTE_ID} data-failed={message ? '' : undefined}>
         {note}
       </p>
+      {/* Said once when it changes (the note's "behind live" changes every second: not read out). */}
+      <p className="visually-hidden" role="status">
+        {message ?? blocked}
+      </p>
     </fieldset>
   );
 }

@@ -14,6 +14,7 @@
 import type Hls from 'hls.js/light';
 import type { ErrorData, LevelLoadedData } from 'hls.js/light';
 import { parseRewindWindow, rewindPlaylistUrl, rewindWindowUrl, type RewindWindow } from '../../rewind.ts';
+import { PLAYING_LIVE, STATUS_TEXT } from './constants.ts';
 import type { RadioController } from './radio-controller.ts';
 import { isListening } from './radio-player-logic.ts';
 import {
@@ -52,6 +53,9 @@ export interface RewindPlayer extends RewindView {
   /** To a wall-clock time (clamped to the window) or back to the live stream. */
   go(target: Target): void;
 }
+
+/** The /radio card's status while the window plays (its first-load code reads STATUS_TEXT; this chunk sets it). */
+export const PLAYING_BACK = 'Playing back';
 
 /** window.json is rewritten with each segment (about 6 s): read that often while listening. */
 const WINDOW_POLL_MS = 6_000;
@@ -132,6 +136,8 @@ class Rewind implements RewindPlayer {
 
   private set(next: Partial<RewindSnapshot>): void {
     this.snapshot = { ...this.snapshot, ...next };
+    // Not "Playing live" on the card while rewound: the card re-renders with the reconnect that switches.
+    STATUS_TEXT.playing = this.resumeAt === null ? PLAYING_LIVE : PLAYING_BACK;
     for (const listener of this.listeners) listener();
   }
 
