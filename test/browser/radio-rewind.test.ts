@@ -342,14 +342,16 @@ describe('lock screen and keyboard', () => {
     await expect.poll(() => button(page, 'Back 30 seconds').isEnabled()).toBe(true);
     await bar(page).getByRole('link', { name: 'Radio page' }).focus();
     await page.keyboard.press('Tab');
-    const focused = () =>
-      page.evaluate(() => {
-        const el = document.activeElement as HTMLElement | null;
-        return {
-          name: el?.getAttribute('aria-label') ?? el?.textContent ?? '',
-          visible: !!el?.matches(':focus-visible'),
-        };
-      });
+    // The focused control's accessible name (Chromium's), and whether its focus is shown.
+    const focused = async () => {
+      for (const name of ['Back 30 seconds', 'Forward 30 seconds', 'Start of this hour', 'Live']) {
+        const visible = await button(page, name).evaluate(
+          (el) => el === document.activeElement && el.matches(':focus-visible'),
+        );
+        if (await button(page, name).evaluate((el) => el === document.activeElement)) return { name, visible };
+      }
+      return { name: '', visible: false };
+    };
     expect(await focused()).toEqual({ name: 'Back 30 seconds', visible: true });
     await page.keyboard.press('Enter');
     await expect.poll(() => mode(page)).toBe('rewound');

@@ -45,22 +45,23 @@ export function RewindControls({ controller, port }: { controller: RadioControll
       <button
         type="button"
         className="rewind__button"
-        aria-label="Back 30 seconds"
         aria-describedby={described}
         disabled={!usable}
         onClick={() => span && player.go(backTarget(heard, Date.now(), span))}
       >
-        −30 s
+        {/* The name is the words ("Back 30 seconds"); the sign is what is seen. */}
+        <span aria-hidden="true">−30 s</span>
+        <span className="visually-hidden">Back 30 seconds</span>
       </button>
       <button
         type="button"
         className="rewind__button"
-        aria-label="Forward 30 seconds"
         aria-describedby={described}
         disabled={!usable || heard === null}
         onClick={() => span && heard !== null && player.go(forwardTarget(heard, span))}
       >
-        +30 s
+        <span aria-hidden="true">+30 s</span>
+        <span className="visually-hidden">Forward 30 seconds</span>
       </button>
       <button
         type="button"
