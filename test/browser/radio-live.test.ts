@@ -13,6 +13,8 @@ import { blockThirdParties, recordStreamRequests, untilHydrated } from '../suppo
 import { until } from '../support/wait.ts';
 
 const EVENTS_PATH = '/api/now-playing/events';
+/** How long a changed title may take to be heard: a bound for a loaded machine, not a figure (those are printed). */
+const HEARD_LIMIT_MS = 60_000;
 
 const env = useStationAppAndBrowser((icePort) => ({
   LOG_LEVEL: 'warn',
@@ -79,13 +81,14 @@ describe('titles pushed live', () => {
 
     const first = `Evening News ${Date.now()}`;
     const barTitle = () => bar(page).locator('.player-bar__title').innerText();
-    const barMs = await changeTitleOnce(env.ice, first, async () => (await barTitle()) === first);
+    // The heard title waits for its song to reach the ear: audio that stalls on a loaded machine holds it back too.
+    const barMs = await changeTitleOnce(env.ice, first, async () => (await barTitle()) === first, HEARD_LIMIT_MS);
     await expect.poll(() => lockScreenTitle(page), { interval: 50 }).toBe(first);
 
     await navigateInApp(page, '/radio');
     const second = `Late Jazz ${Date.now()}`;
     const cardTitle = () => page.locator('.now-playing__title').innerText();
-    const cardMs = await changeTitleOnce(env.ice, second, async () => (await cardTitle()) === second);
+    const cardMs = await changeTitleOnce(env.ice, second, async () => (await cardTitle()) === second, HEARD_LIMIT_MS);
     expect(await barTitle()).toBe(second);
     expect(await lockScreenTitle(page)).toBe(second);
     console.log(`title change seen: bar ${barMs.toFixed(0)} ms (on /terms), /radio card ${cardMs.toFixed(0)} ms`);
@@ -98,7 +101,7 @@ describe('titles pushed live', () => {
     await navigateInApp(page, '/about');
     await until('the push to close', () => push.open() === 0);
     expect(push.open()).toBe(0);
-  }, 90_000);
+  }, 180_000);
 });
 
 /** A tab on /radio playing the station, its /api/stream requests recorded. */

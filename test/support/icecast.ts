@@ -450,9 +450,14 @@ export async function changeTitleOnce(
   ice: Icecast,
   title: string,
   seen: () => boolean | Promise<boolean>,
+  limitMs?: number,
 ): Promise<number> {
   const changedAt = performance.now();
   await ice.setTitle(title);
-  await untilValue(`the title "${title}", changed once, to arrive`, async () => ((await seen()) ? true : undefined));
+  await untilValue(
+    `the title "${title}", changed once, to arrive`,
+    async () => ((await seen()) ? true : undefined),
+    limitMs,
+  );
   return performance.now() - changedAt;
 }
