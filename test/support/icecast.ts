@@ -62,35 +62,26 @@ function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs
   return untilValue(what, () => probe().catch(() => undefined), timeoutMs, logs && (() => logs.join('\n')));
 }
 
-/** A looping test tone as CBR MP3 (sox synthesises, lame encodes), cached per bitrate in the temp folder. */
-export function makeTestMp3(kbps = 128, seconds = 10): string {
-  const file = join(tmpdir(), `icecast-test-tone-${kbps}k-${seconds}s.mp3`);
+/**
+ * `file` made once (cached in the temp folder): sox synthesises `seconds` of 44.1 kHz stereo from its
+ * `synth` effects, lame encodes CBR MP3 at `kbps` with `tags` (lame's ID3 options; `-t` for none).
+ */
+function synthMp3(file: string, seconds: number, kbps: number, synth: string[], tags: string[]): string {
   if (existsSync(file)) return file;
   requireStreamTools();
   const wav = `${file}.${process.pid}.wav`;
   const part = `${file}.${process.pid}.part`;
-  execFileSync('sox', [
-    '-n',
-    '-r',
-    '44100',
-    '-c',
-    '2',
-    '-b',
-    '16',
-    wav,
-    'synth',
-    String(seconds),
-    'sine',
-    '220-440',
-    'sine',
-    '330',
-    'vol',
-    '0.4',
-  ]);
-  execFileSync('lame', ['--quiet', '--cbr', '-b', String(kbps), '--resample', '44.1', '-t', wav, part]);
+  execFileSync('sox', ['-n', '-r', '44100', '-c', '2', '-b', '16', wav, 'synth', String(seconds), ...synth]);
+  execFileSync('lame', ['--quiet', '--cbr', '-b', String(kbps), '--resample', '44.1', ...tags, wav, part]);
   execFileSync('mv', [part, file]);
   rmSync(wav, { force: true });
   return file;
+}
+
+/** A looping test tone as CBR MP3 (sox synthesises, lame encodes), cached per bitrate in the temp folder. */
+export function makeTestMp3(kbps = 128, seconds = 10): string {
+  const file = join(tmpdir(), `icecast-test-tone-${kbps}k-${seconds}s.mp3`);
+  return synthMp3(file, seconds, kbps, ['sine', '220-440', 'sine', '330', 'vol', '0.4'], ['-t']);
 }
 
 /** One song of the tone track: a steady sine at `hz` for `seconds`, its title in the MP3's ID3 tag. */
@@ -105,32 +96,9 @@ export interface ToneSong {
  * in the temp folder. Returns the files in order (a playlist for `startEzstream`'s `files`).
  */
 export function makeToneSongs(songs: ToneSong[], seconds = 8, kbps = 128): string[] {
-  requireStreamTools();
   return songs.map(({ title, hz }) => {
     const file = join(tmpdir(), `icecast-song-${hz}hz-${seconds}s-${kbps}k-${title.replace(/\W/g, '_')}.mp3`);
-    if (existsSync(file)) return file;
-    const wav = `${file}.${process.pid}.wav`;
-    const part = `${file}.${process.pid}.part`;
-    execFileSync('sox', [
-      '-n',
-      '-r',
-      '44100',
-      '-c',
-      '2',
-      '-b',
-      '16',
-      wav,
-      'synth',
-      String(seconds),
-      'sine',
-      String(hz),
-      'vol',
-      '0.5',
-    ]);
-    execFileSync('lame', ['--quiet', '--cbr', '-b', String(kbps), '--resample', '44.1', '--tt', title, wav, part]);
-    execFileSync('mv', [part, file]);
-    rmSync(wav, { force: true });
-    return file;
+    return synthMp3(file, seconds, kbps, ['sine', String(hz), 'vol', '0.5'], ['--tt', title]);
   });
 }
 
