@@ -155,8 +155,10 @@ describe('an outage without an offline event: the proxy resets, then refuses, ev
     expect(await bar(page).locator('.player-bar__error').innerText()).toBe('');
     expect(await bar(page).getByRole('button', { name: 'Retry now', exact: true }).count()).toBe(1);
     expect(await bar(page).getByRole('button', { name: 'Stop reconnecting', exact: true }).count()).toBe(1);
-    // Announced politely once it has lasted a moment (a blip of buffering is shown, not read out).
-    await expect.poll(() => bar(page).getByRole('status').innerText()).toBe('Reconnecting…');
+    // Announced politely once it has lasted a moment (a blip of buffering is shown, not read out). The player's
+    // own announcement, not the rewind controls' (their fieldset has a status of its own).
+    const announcement = bar(page).locator('[role="status"]:not(fieldset *)');
+    await expect.poll(() => announcement.innerText()).toBe('Reconnecting…');
     expect(await lockScreen(page)).toBe('paused');
     expect(describeFindings(await axeFindings(page, { within: '.player-bar', keep: seriousOrCritical }))).toEqual([]);
 
